@@ -1,0 +1,36 @@
+# Boundary Lab: two commands for a newcomer.
+#   make lab    create .venv, install requirements.txt, open JupyterLab on the first lesson
+#   make test   same set-up, then every test (unit, property, widgets, notebooks)
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: lab test lint bench venv clean-venv
+
+venv: $(STAMP)
+
+# Re-install only when requirements.txt or pyproject.toml changed since the last install.
+$(STAMP): requirements.txt pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements.txt
+	# lesson_lib is importable from this checkout (notebooks, tests, kernels) through a .pth file.
+	$(BIN)/python -c "import pathlib, sysconfig; pathlib.Path(sysconfig.get_paths()['purelib'], 'boundary_lab.pth').write_text(str(pathlib.Path.cwd()) + '\\n')"
+	touch $(STAMP)
+
+lab: $(STAMP)
+	$(BIN)/jupyter lab notebooks/00_start_here.ipynb
+
+test: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+bench: $(STAMP)
+	$(BIN)/python -m benchmarks
+
+clean-venv:
+	rm -rf $(VENV)

@@ -1,0 +1,42 @@
+"""Boundary Lab's one shared library: a sans-IO streaming parser, layer by layer.
+
+chunk -> character (:mod:`.decoding`) -> line (:mod:`.lines`) -> event (:mod:`.sse`, :mod:`.ndjson`)
+-> business completion (:mod:`.contracts`, :mod:`.completion`). Each layer has ``feed()`` and ``close()``.
+"""
+
+from .chunking import one_byte_chunks, random_partition, split_at, two_piece_splits
+from .decoding import IncrementalUTF8Decoder, decode_each_chunk, incremental_decode, naive_decode
+from .errors import (
+    BoundaryError,
+    FramingError,
+    IncompleteStreamError,
+    LimitExceededError,
+    ParserStateError,
+    StreamDecodeError,
+    TruncatedCharacterError,
+)
+from .lines import LineSplitter
+from .sse import Comment, Event, SSEParser, parse_sse
+
+__all__ = [
+    "BoundaryError",
+    "Comment",
+    "Event",
+    "FramingError",
+    "IncompleteStreamError",
+    "IncrementalUTF8Decoder",
+    "LimitExceededError",
+    "LineSplitter",
+    "ParserStateError",
+    "SSEParser",
+    "StreamDecodeError",
+    "TruncatedCharacterError",
+    "decode_each_chunk",
+    "incremental_decode",
+    "naive_decode",
+    "one_byte_chunks",
+    "parse_sse",
+    "random_partition",
+    "split_at",
+    "two_piece_splits",
+]

@@ -1,0 +1,199 @@
+"""The line boundary: text split at line endings, whatever the reads did to them.
+
+Server-Sent Events end a line with CR, LF or CRLF, and a read may end between the CR and the LF; that
+is still one line ending, not two. NDJSON ends lines with LF (a CR before it is tolerated).
+
+``str.splitlines()`` is never used: it also splits at FF, VT, U+001C-U+001E, U+0085, U+2028 and U+2029,
+which are ordinary data inside an event or a JSON string.
+
+Cost is linear in the text whatever the chunking: each piece is scanned once, and the unfinished line is
+kept as a list of fragments joined once when its ending arrives (never ``buffer += piece`` per read).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .errors import IncompleteStreamError, LimitExceededError, ParserStateError
+
+#: Default bound on one line, in characters. Larger than any event a service documented in 2026 sends
+#: on one line; set ``max_line_chars`` to raise or lower it, or ``None`` to lift it for trusted input.
+DEFAULT_MAX_LINE_CHARS = 4 * 1024 * 1024
+
+_ANY_ENDING = re.compile(r"\r\n|\r|\n")
+
+ENDINGS = ("any", "lf")
+
+
+class LineSplitter:
+    """Split text fed in arbitrary pieces into complete lines (without their endings).
+
+    ``endings="any"``: CR, LF and CRLF end a line (the SSE rule); a CR at the end of one piece followed
+    by an LF at the start of the next is one ending. ``endings="lf"``: only LF ends a line, and one CR
+    just before it is removed (NDJSON).
+
+    Guarantees: for every way of cutting the same text, the same lines come out in the same order, each
+    as soon as its ending has arrived. A line longer than ``max_line_chars`` raises
+    :class:`LimitExceededError` with ``char_index`` at its first character past the limit; nothing is
+    dropped. ``close()`` raises :class:`IncompleteStreamError` if an unfinished line is pending.
+    """
+
+    __slots__ = (
+        "_after_cr",
+        "_chars_in",
+        "_closed",
+        "_endings",
+        "_last_text",
+        "_last_text_start",
+        "_lines_out",
+        "_max",
+        "_parts",
+        "_pending",
+    )
+
+    def __init__(self, endings: str = "any", max_line_chars: int | None = DEFAULT_MAX_LINE_CHARS) -> None:
+        if endings not in ENDINGS:
+            raise ValueError(f"endings must be one of {ENDINGS}, got {endings!r}")
+        if max_line_chars is not None and max_line_chars < 1:
+            raise ValueError(f"max_line_chars must be positive or None, got {max_line_chars}")
+        self._endings = endings
+        self._max = max_line_chars
+        self._parts: list[str] = []
+        self._pending = 0
+        self._after_cr = False
+        self._chars_in = 0
+        self._lines_out = 0
+        self._closed = False
+        self._last_text = ""
+        self._last_text_start = 0
+
+    # -- state, for the lessons' inspectors ---------------------------------------------------------
+    @property
+    def pending_text(self) -> str:
+        """The unfinished line so far (joined on demand; the splitter itself never re-joins per read)."""
+        return "".join(self._parts)
+
+    @property
+    def pending_chars(self) -> int:
+        return self._pending
+
+    @property
+    def after_cr(self) -> bool:
+        """True if the last character seen was a CR, so an LF arriving next belongs to that ending."""
+        return self._after_cr
+
+    @property
+    def chars_in(self) -> int:
+        return self._chars_in
+
+    @property
+    def lines_out(self) -> int:
+        """How many complete lines have been returned."""
+        return self._lines_out
+
+    # -- the two verbs ------------------------------------------------------------------------------
+    def feed(self, text: str) -> list[str]:
+        """Add ``text``; return the lines it completed, in order, without their line endings."""
+        if self._closed:
+            raise ParserStateError("line splitter already closed", char_index=self._chars_in)
+        if not text:
+            return []
+        start = self._chars_in
+        self._chars_in = start + len(text)
+        after_cr = self._after_cr
+        if self._endings == "any":
+            if after_cr:
+                self._after_cr = False
+                if text[0] == "\n":
+                    if len(text) == 1:
+                        return []
+                    text = text[1:]
+                    start += 1
+            if "\r" in text:
+                pieces = _ANY_ENDING.split(text)
+                self._after_cr = text[-1] == "\r"
+            elif "\n" in text:
+                pieces = text.split("\n")
+            else:
+                return self._extend(text, start)
+        elif "\n" in text:
+            pieces = text.split("\n")
+        else:
+            return self._extend(text, start)
+
+        self._last_text, self._last_text_start = text, start
+        tail = pieces.pop()
+        if self._parts:
+            self._parts.append(pieces[0])
+            pieces[0] = "".join(self._parts)
+        if self._max is not None and (
+            max(map(len, pieces)) > self._max or len(tail) > self._max
+        ):
+            self._fail_long_line(pieces, tail)
+        if self._endings == "lf":
+            pieces = [p[:-1] if p.endswith("\r") else p for p in pieces]
+        self._parts = [tail] if tail else []
+        self._pending = len(tail)
+        self._lines_out += len(pieces)
+        return pieces
+
+    def close(self) -> list[str]:
+        """End of input. Returns ``[]``; raises :class:`IncompleteStreamError` if a line is unfinished."""
+        if self._closed:
+            raise ParserStateError("line splitter already closed", char_index=self._chars_in)
+        self._closed = True
+        if self._pending:
+            raise IncompleteStreamError(
+                "line",
+                f"input ended in the middle of a line ({self._pending} characters without a line ending)",
+                offset=None,
+                line_index=self._lines_out,
+                char_index=self._chars_in - self._pending,
+            )
+        return []
+
+    def discard(self) -> int:
+        """Drop the unfinished line (the SSE rule at end of stream) and close; return its length."""
+        dropped = self._pending
+        self._parts, self._pending, self._closed = [], 0, True
+        return dropped
+
+    def line_end_char(self, index_in_last_feed: int) -> int:
+        """Absolute character index just past the ending of the ``index``-th line the last feed returned.
+
+        For error reports only: it re-scans the last piece, so it costs nothing on the normal path.
+        """
+        pattern = _ANY_ENDING if self._endings == "any" else re.compile(r"\n")
+        for number, match in enumerate(pattern.finditer(self._last_text)):
+            if number == index_in_last_feed:
+                return self._last_text_start + match.end()
+        raise IndexError(index_in_last_feed)
+
+    # -- internals ----------------------------------------------------------------------------------
+    def _extend(self, text: str, start: int) -> list[str]:
+        self._parts.append(text)
+        self._pending += len(text)
+        if self._max is not None and self._pending > self._max:
+            over = self._max - (self._pending - len(text))  # index in text of the first char past the limit
+            self._closed = True
+            raise LimitExceededError(
+                "max_line_chars", self._max, offset=None, line_index=self._lines_out, char_index=start + over
+            )
+        return []
+
+    def _fail_long_line(self, pieces: list[str], tail: str) -> None:
+        """Raise for the first line (complete or pending) that is longer than the limit."""
+        self._closed = True
+        assert self._max is not None
+        line_starts = [self._chars_in - len(self._last_text) - self._pending]  # where pieces[0] began
+        for match in (_ANY_ENDING if self._endings == "any" else re.compile(r"\n")).finditer(self._last_text):
+            line_starts.append(self._last_text_start + match.end())
+        for number, line in enumerate([*pieces, tail]):
+            if len(line) > self._max:
+                raise LimitExceededError(
+                    "max_line_chars",
+                    self._max,
+                    offset=None,
+                    line_index=self._lines_out + number,
+                    char_index=line_starts[number] + self._max,
+                )
