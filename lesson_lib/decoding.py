@@ -27,8 +27,8 @@ class IncrementalUTF8Decoder:
 
     * the concatenated output of ``feed()`` calls and ``close()`` equals ``data.decode("utf-8", errors)``;
     * in ``strict`` mode, invalid bytes raise :class:`StreamDecodeError` naming the absolute byte offset
-      of the first bad byte, and ``close()`` raises :class:`TruncatedCharacterError` if the input ended
-      mid-character;
+      of the first bad byte (its ``text_before`` is what this call decoded before it), and ``close()``
+      raises :class:`TruncatedCharacterError` if the input ended mid-character;
     * at most 3 bytes are ever held (:attr:`held_bytes`).
 
     After an error or ``close()`` the decoder refuses more input (:class:`ParserStateError`).
@@ -76,9 +76,11 @@ class IncrementalUTF8Decoder:
             self._done = True
             offset = self._bytes_in - len(held) + exc.start
             self._bytes_in += len(data) - len(held)
-            raise StreamDecodeError(
+            error = StreamDecodeError(
                 exc.object[exc.start : exc.end], 0, exc.end - exc.start, exc.reason, offset=offset
-            ) from None
+            )
+            error.text_before = data[: exc.start].decode("utf-8")
+            raise error from None
         self._bytes_in += len(data) - len(held)
         self._held = data[consumed:] if consumed != len(data) else b""
         return text

@@ -9,6 +9,10 @@ always fill in ``offset``.
 Errors never carry stream content beyond the few offending bytes of a decoding error, so they are
 safe to log.
 
+Nothing is lost when a ``feed()`` raises: ``outputs`` holds what that call had completed before the
+error (events, lines, JSON values), in order, so the events before an error are the same for every
+chunking.
+
 The decoding errors are also :class:`UnicodeDecodeError`, so code that already handles Unicode
 errors keeps working; their ``start``/``end`` are positions in ``object`` (the offending bytes, as
 the codec convention requires), while ``offset`` is the absolute position in the stream.
@@ -35,6 +39,7 @@ class BoundaryError(Exception):
         self.line_index = line_index
         self.event_index = event_index
         self.char_index = char_index
+        self.outputs: list[object] = []
 
     def where(self) -> str:
         """A short human description of the location, e.g. ``at byte offset 17 (line 2)``."""
@@ -71,6 +76,9 @@ class StreamDecodeError(UnicodeDecodeError, BoundaryError):
         self.line_index = None
         self.event_index = None
         self.char_index = None
+        self.outputs: list[object] = []
+        #: The text the failing feed decoded before the bad byte (for the layers above to finish).
+        self.text_before = ""
 
     def __str__(self) -> str:
         bad = self.object[self.start : self.end]

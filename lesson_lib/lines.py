@@ -35,7 +35,8 @@ class LineSplitter:
     Guarantees: for every way of cutting the same text, the same lines come out in the same order, each
     as soon as its ending has arrived. A line longer than ``max_line_chars`` raises
     :class:`LimitExceededError` with ``char_index`` at its first character past the limit; nothing is
-    dropped. ``close()`` raises :class:`IncompleteStreamError` if an unfinished line is pending.
+    dropped: the lines completed before the long one are the error's ``outputs``. ``close()`` raises
+    :class:`IncompleteStreamError` if an unfinished line is pending.
     """
 
     __slots__ = (
@@ -190,10 +191,16 @@ class LineSplitter:
             line_starts.append(self._last_text_start + match.end())
         for number, line in enumerate([*pieces, tail]):
             if len(line) > self._max:
-                raise LimitExceededError(
+                error = LimitExceededError(
                     "max_line_chars",
                     self._max,
                     offset=None,
                     line_index=self._lines_out + number,
                     char_index=line_starts[number] + self._max,
                 )
+                complete = pieces[:number]
+                if self._endings == "lf":
+                    complete = [p[:-1] if p.endswith("\r") else p for p in complete]
+                error.outputs = list(complete)
+                self._lines_out += len(complete)
+                raise error

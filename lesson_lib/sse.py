@@ -193,11 +193,17 @@ class SSEParser:
         """Parse one read of any size (0 bytes included); return the events it completed, in order."""
         if self._state != "open":
             raise ParserStateError(f"parser is {self._state}", offset=self._decoder.bytes_in)
+        byte_base = self._decoder.bytes_decoded
         try:
-            byte_base = self._decoder.bytes_decoded
             text = self._decoder.feed(chunk)
-            if not text:
-                return []
+        except StreamDecodeError as exc:
+            self._state = "failed"
+            # Finish what came before the bad byte; an error earlier in the stream wins.
+            exc.outputs = self._feed_text(exc.text_before, byte_base) if exc.text_before else []
+            raise
+        if not text:
+            return []
+        try:
             return self._feed_text(text, byte_base)
         except BoundaryError:
             self._state = "failed"
@@ -251,9 +257,11 @@ class SSEParser:
             lines = self._lines.feed(text)
         except LimitExceededError as exc:
             exc.offset = self._byte_offset(exc.char_index)
+            complete_lines, exc.outputs = exc.outputs, []
+            exc.outputs = self._process(complete_lines, len(complete_lines))  # may raise an earlier error
             exc.event_index = self._events_out
             raise
-        return self._process(lines) if lines else []
+        return self._process(lines, len(lines)) if lines else []
 
     def _byte_offset(self, char_index: int | None) -> int | None:
         """Absolute byte offset of a character of the current feed's text (error paths only)."""
@@ -261,7 +269,7 @@ class SSEParser:
             return None
         return self._text_byte_base + utf8_length(self._text[: char_index - self._text_char_base])
 
-    def _process(self, lines: list[str]) -> list[Event | Comment]:
+    def _process(self, lines: list[str], lines_in_feed: int) -> list[Event | Comment]:
         out: list[Event | Comment] = []
         data = self._data
         for number, line in enumerate(lines):
@@ -285,7 +293,7 @@ class SSEParser:
                 data.append(value)
                 self._data_chars += len(value) + 1
                 if self._max_event is not None and self._data_chars - 1 > self._max_event:
-                    self._fail_event_limit(number, len(lines))
+                    self._fail_event_limit(number, lines_in_feed, out)
             elif name == "event":
                 self._event_type = value
             elif name == "id" and "\x00" not in value:
@@ -308,16 +316,18 @@ class SSEParser:
         self._events_out += 1
         self._data, self._data_chars, self._event_type = [], 0, ""
 
-    def _fail_event_limit(self, number: int, lines_in_feed: int) -> None:
+    def _fail_event_limit(self, number: int, lines_in_feed: int, done: list[Event | Comment]) -> None:
         """Raise at the end of this feed's ``number``-th line, whose data took the event past the limit."""
         assert self._max_event is not None
-        raise LimitExceededError(
+        error = LimitExceededError(
             "max_event_chars",
             self._max_event,
             offset=self._byte_offset(self._lines.line_end_char(number)),
             line_index=self._lines.lines_out - lines_in_feed + number,
             event_index=self._events_out,
         )
+        error.outputs = done
+        raise error
 
 
 def parse_sse(chunks: Iterable[bytes], **parser_options: object) -> list[Event | Comment]:

@@ -1,0 +1,125 @@
+"""The line boundary: CR, LF, CRLF in every chunking, and nothing else is a line break."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from lesson_lib.errors import IncompleteStreamError, LimitExceededError, ParserStateError
+from lesson_lib.lines import LineSplitter
+from tests.strategies import line_ending, line_text
+
+
+def split_all(pieces, endings="any", **options):
+    splitter = LineSplitter(endings, **options)
+    lines = []
+    for piece in pieces:
+        lines.extend(splitter.feed(piece))
+    return lines, splitter
+
+
+def reference_lines(text: str, endings: str = "any") -> list[str]:
+    """Whole-input reference: complete lines only (what follows the last ending is unfinished)."""
+    if endings == "any":
+        return re.split(r"\r\n|\r|\n", text)[:-1]
+    return [line.removesuffix("\r") for line in text.split("\n")[:-1]]
+
+
+def test_crlf_split_across_two_reads_is_one_ending():
+    lines, splitter = split_all(["data: 你好\r", "\ndata: 第二行\r\n"])
+    assert lines == ["data: 你好", "data: 第二行"]
+    assert not splitter.after_cr
+
+
+def test_line_is_returned_as_soon_as_its_cr_arrives():
+    splitter = LineSplitter()
+    assert splitter.feed("完成\r") == ["完成"]
+    assert splitter.after_cr
+    assert splitter.feed("\n") == []  # the LF belongs to the CR's ending
+    assert splitter.feed("\n") == [""]  # a second LF is a blank line
+
+
+def test_characters_splitlines_would_break_on_are_data():
+    text = "a\x0bb\x0cc\x1cd\x85e\u2028f\u2029g\n"
+    assert text.splitlines() != ["a\x0bb\x0cc\x1cd\x85e\u2028f\u2029g"]  # the trap
+    assert split_all([text])[0] == ["a\x0bb\x0cc\x1cd\x85e\u2028f\u2029g"]
+
+
+def test_lf_mode_treats_a_lone_cr_as_data_and_strips_cr_before_lf():
+    lines, _ = split_all(['{"a":"x\r', '"}\r', "\n", "{}\n"], endings="lf")
+    assert lines == ['{"a":"x\r"}', "{}"]
+
+
+def test_pending_state_and_close():
+    splitter = LineSplitter()
+    splitter.feed("data: caf")
+    splitter.feed("é")
+    assert splitter.pending_text == "data: café"
+    assert splitter.pending_chars == 10
+    with pytest.raises(IncompleteStreamError) as info:
+        splitter.close()
+    assert info.value.unit == "line"
+    assert info.value.char_index == 0
+    with pytest.raises(ParserStateError):
+        splitter.feed("x")
+
+
+def test_close_after_complete_lines_is_clean():
+    splitter = LineSplitter()
+    splitter.feed("a\r")
+    assert splitter.close() == []
+
+
+def test_line_limit_raises_at_the_first_character_past_it_and_stops():
+    splitter = LineSplitter(max_line_chars=4)
+    splitter.feed("ok\n你好")
+    with pytest.raises(LimitExceededError) as info:
+        splitter.feed("🙂🙂🙂")
+    error = info.value
+    assert (error.limit, error.maximum, error.char_index, error.line_index) == ("max_line_chars", 4, 7, 1)
+    with pytest.raises(ParserStateError):
+        splitter.feed("\n")
+
+
+def test_line_limit_on_a_complete_line_inside_one_read():
+    splitter = LineSplitter(max_line_chars=3)
+    with pytest.raises(LimitExceededError) as info:
+        splitter.feed("abc\r\nabcd\n")
+    assert (info.value.char_index, info.value.line_index) == (8, 1)
+
+
+def test_a_line_exactly_at_the_limit_passes():
+    assert split_all(["abc", "\n"], max_line_chars=3)[0] == ["abc"]
+
+
+def test_bad_options_are_refused():
+    with pytest.raises(ValueError):
+        LineSplitter("cr")
+    with pytest.raises(ValueError):
+        LineSplitter(max_line_chars=0)
+
+
+@st.composite
+def texts_and_cuts(draw, endings):
+    lines = draw(st.lists(line_text, max_size=12))
+    ends = endings if endings is not None else line_ending
+    text = "".join(line + draw(ends) for line in lines) + draw(line_text)
+    cuts = sorted(set(draw(st.lists(st.integers(0, len(text)), max_size=12))))
+    bounds = [0, *cuts, len(text)]
+    return text, [text[a:b] for a, b in itertools.pairwise(bounds)]
+
+
+@given(texts_and_cuts(None))
+def test_any_endings_match_the_whole_input_reference_for_every_chunking(case):
+    text, pieces = case
+    assert split_all(pieces)[0] == reference_lines(text)
+
+
+@given(texts_and_cuts(st.sampled_from(["\n", "\r\n"])))
+def test_lf_endings_match_the_whole_input_reference_for_every_chunking(case):
+    text, pieces = case
+    assert split_all(pieces, endings="lf")[0] == reference_lines(text, "lf")

@@ -1,0 +1,303 @@
+"""The event boundary: WHATWG "Interpreting an event stream", in every chunking.
+
+Each case is checked whole, at every two-piece split and one byte at a time; the property tests compare
+hypothesis-chunked parsing of hypothesis-made streams with a whole-input reference written from the spec.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from lesson_lib import Comment, Event, SSEParser, parse_sse
+from lesson_lib.chunking import one_byte_chunks, two_piece_splits
+from lesson_lib.errors import (
+    BoundaryError,
+    LimitExceededError,
+    ParserStateError,
+    StreamDecodeError,
+    TruncatedCharacterError,
+)
+from tests.strategies import partitions, sse_streams
+
+
+def reference_parse(body: bytes, errors: str = "strict"):
+    """The spec's algorithm over the whole body at once: (events, last event ID string, retry)."""
+    text = body.decode("utf-8", errors)
+    text = text.removeprefix("\ufeff")
+    lines = re.split(r"\r\n|\r|\n", text)[:-1]  # the part after the last ending is never processed
+    events, data, event_type, id_buffer, last_id, retry = [], "", "", "", "", None
+    for line in lines:
+        if line == "":
+            last_id = id_buffer
+            if data == "":
+                event_type = ""
+                continue
+            events.append(Event(event_type or "message", data.removesuffix("\n"), last_id))
+            data, event_type = "", ""
+            continue
+        if line.startswith(":"):
+            continue
+        name, colon, value = line.partition(":")
+        if colon and value.startswith(" "):
+            value = value[1:]
+        if name == "data":
+            data += value + "\n"
+        elif name == "event":
+            event_type = value
+        elif name == "id" and "\0" not in value:
+            id_buffer = value
+        elif name == "retry" and value and all(c in "0123456789" for c in value):
+            retry = int(value)
+    return events, last_id, retry
+
+
+def chunkings(body: bytes):
+    yield "whole", [body]
+    yield "one byte", one_byte_chunks(body)
+    for cut, pieces in two_piece_splits(body):
+        yield f"cut {cut}", pieces
+
+
+def parse_all_ways(body: bytes, **options):
+    """Parse every chunking; assert they agree; return the events and the parser of the whole body."""
+    results = {}
+    for name, pieces in chunkings(body):
+        parser = SSEParser(**options)
+        events = [e for piece in pieces for e in parser.feed(piece)] + parser.close()
+        results[name] = (events, parser.last_event_id, parser.retry)
+    first = results["whole"]
+    for name, result in results.items():
+        assert result == first, name
+    return first
+
+
+def ev(data, type="message", last_event_id=""):
+    return Event(type, data, last_event_id)
+
+
+# Each case: body, expected events, expected last event ID string, expected retry.
+SPEC_CASES = {
+    "data lines join with LF": (b"data: msg\ndata: msg\n\n", [ev("msg\nmsg")], "", None),
+    "data with no value dispatches empty data": (b"data:\n\ndata\ndata\n\ndata:test\n\n",
+                                                 [ev(""), ev("\n"), ev("test")], "", None),
+    "only one space is removed": (b"data:  two\ndata:none\n\n", [ev(" two\nnone")], "", None),
+    "CR, LF and CRLF all end lines": (b"data:1\rdata:2\ndata:3\r\n\r\n", [ev("1\n2\n3")], "", None),
+    "comments are ignored wherever they are": (
+        b"data:1\r:\x00\n:\r\ndata:2\n:" + b"x" * 2048 + b"\rdata:3\n:data:fail\r:" + b"x" * 2048
+        + b"\ndata:4\n\n", [ev("1\n2\n3\n4")], "", None),
+    "event type applies once, then resets": ("event: 完成\ndata: a\n\ndata: b\n\n".encode(),
+                                             [ev("a", "完成"), ev("b")], "", None),
+    "empty event field means message": (b"event\ndata: x\n\n", [ev("x")], "", None),
+    "field names are case-sensitive": (b"Data: no\nDATA: no\ndata : no\ndata: yes\n\n",
+                                       [ev("yes")], "", None),
+    "unknown fields are ignored": ("foo: bar\ndata: 你好\n\n".encode(), [ev("你好")], "", None),
+    "a line without colon is a field name": (b"data\n\n", [ev("")], "", None),
+    "id persists across events": (b"id: 1\ndata: a\n\ndata: b\n\n",
+                                  [ev("a", last_event_id="1"), ev("b", last_event_id="1")], "1", None),
+    "empty id resets it": (b"id: 1\ndata: a\n\nid\ndata: b\n\n",
+                           [ev("a", last_event_id="1"), ev("b")], "", None),
+    "id with NUL is ignored": (b"id: 7\n\nid: a\x00b\ndata: x\n\n", [ev("x", last_event_id="7")], "7", None),
+    "id of a data-less event still becomes the last event ID": (b"id: 42\n\n", [], "42", None),
+    "id of an unterminated event is not committed": (b"data:test1\n\nid:test\ndata:test2\n",
+                                                      [ev("test1")], "", None),
+    "retry only when all ASCII digits": (b"retry: 1000\nretry: 5000x\nretry: \xd9\xa3\nretry\ndata: x\n\n",
+                                         [ev("x")], "", 1000),
+    "retry with a leading zero is decimal": (b"retry: 03000\n\n", [], "", 3000),
+    "retry is set even without dispatch": (b"retry: 250\n", [], "", 250),
+    "one leading BOM is stripped": (b"\xef\xbb\xbfdata: 1\n\n", [ev("1")], "", None),
+    "a second BOM is part of the first field name": (b"\xef\xbb\xbf\xef\xbb\xbfdata:1\n\ndata:2\n\n",
+                                                      [ev("2")], "", None),
+    "a BOM later in the stream is data": (b"data: \xef\xbb\xbfx\n\n", [ev("\ufeffx")], "", None),
+    "NUL in data is data": (b"data:\x00\n\n", [ev("\x00")], "", None),
+    "an event without its blank line is not dispatched": ("data: 你好\n\ndata: 第二".encode(),
+                                                          [ev("你好")], "", None),
+    "splitlines characters are data": ("data: a\x85b\u2028c\x0cd\n\n".encode(), [ev("a\x85b\u2028c\x0cd")],
+                                       "", None),
+    "always UTF-8": ("data:ok…\n\n".encode(), [ev("ok…")], "", None),
+}
+
+
+@pytest.mark.parametrize("name", list(SPEC_CASES))
+def test_spec_case_in_every_chunking(name):
+    body, events, last_id, retry = SPEC_CASES[name]
+    assert parse_all_ways(body) == (events, last_id, retry)
+    assert reference_parse(body) == (events, last_id, retry)  # the reference agrees with the spec case
+
+
+def test_comments_are_reported_on_request_without_changing_events():
+    body = b": ping\ndata: a\n:keep-alive\n\n:\n"
+    assert parse_sse([body]) == [ev("a")]
+    assert parse_sse(one_byte_chunks(body), comments=True) == [
+        Comment("ping"), Comment("keep-alive"), ev("a"), Comment("")]
+
+
+def test_cr_at_end_of_one_read_and_lf_at_start_of_next_is_one_ending():
+    parser = SSEParser()
+    assert parser.feed(b"data: \xe4\xbd\xa0\r") == []
+    assert parser.after_cr
+    assert parser.feed(b"\n") == []
+    assert parser.feed(b"\r") == [ev("你")]  # CR alone ends the blank line: dispatch now, not later
+
+
+def test_pending_state_is_visible_per_layer():
+    parser = SSEParser()
+    parser.feed("event: done\ndata: 你好\ndata: 🙂".encode()[:-1])
+    assert parser.held_bytes == "🙂".encode()[:3]
+    assert parser.pending_line == "data: "
+    assert parser.pending_data == ["你好"]
+    assert parser.pending_event_type == "done"
+    assert parser.has_pending_event
+    snapshot = parser.snapshot()
+    assert snapshot["held_bytes"] == b"\xf0\x9f\x99" and snapshot["events"] == 0
+
+
+@pytest.mark.parametrize(("body", "ended_mid"), [
+    (b"data: a\n\n", None),
+    (b"data: a\n\n: ping\n", None),
+    (b"data: a\n", "event"),
+    (b"id: 3\n", "event"),
+    (b"data: a", "line"),
+    (b"data: a\r", "event"),
+])
+def test_close_records_what_was_cut(body, ended_mid):
+    parser = SSEParser()
+    parser.feed(body)
+    assert parser.close() == []
+    assert parser.ended_mid == ended_mid
+
+
+def test_strict_mode_names_the_offset_of_invalid_utf8():
+    body = "data: 第二行\n\ndata: ".encode() + b"\xe5\x00\n\n"
+    for _, pieces in chunkings(body):
+        parser = SSEParser()
+        events = []
+        with pytest.raises(StreamDecodeError) as info:
+            for piece in pieces:
+                events.extend(parser.feed(piece))
+        assert events + info.value.outputs == [ev("第二行")]
+        assert info.value.offset == len("data: 第二行\n\ndata: ".encode())
+        assert isinstance(info.value, UnicodeDecodeError)
+        with pytest.raises(ParserStateError):
+            parser.feed(b"\n")
+
+
+def test_strict_mode_raises_at_close_when_the_stream_ends_mid_character():
+    parser = SSEParser()
+    parser.feed("data: 你好\n\ndata: 🙂".encode()[:-2])
+    with pytest.raises(TruncatedCharacterError) as info:
+        parser.close()
+    assert info.value.offset == len("data: 你好\n\ndata: ".encode())
+    assert parser.ended_mid == "character"
+
+
+def test_replace_mode_behaves_as_a_browser():
+    body = b"data: caf\xc3 ok\xff\xed\xa0\x80\n\nid: \xe4\xbd\ndata: x\n\ndata: \xf0\x9f"
+    expected = [ev("caf\ufffd ok\ufffd\ufffd\ufffd\ufffd"), ev("x", last_event_id="\ufffd")]
+    assert parse_all_ways(body, errors="replace") == (expected, "\ufffd", None)
+    assert reference_parse(body, "replace")[0] == expected
+
+
+def test_line_limit_names_the_byte_offset_and_drops_nothing():
+    body = "data: ok\n\ndata: 你好你好你好\n\n".encode()
+    for _, pieces in chunkings(body):
+        parser = SSEParser(max_line_chars=10)
+        events = []
+        with pytest.raises(LimitExceededError) as info:
+            for piece in pieces:
+                events.extend(parser.feed(piece))
+        error = info.value
+        assert events + error.outputs == [ev("ok")]  # the event before the long line is not lost
+        assert error.limit == "max_line_chars" and error.maximum == 10
+        assert error.offset == len("data: ok\n\ndata: 你好你好".encode())  # the 11th character of the line
+        assert error.line_index == 2 and error.event_index == 1
+        assert "byte offset" in str(error)
+        with pytest.raises(ParserStateError):
+            parser.feed(b"\n")
+
+
+def test_event_limit_names_the_end_of_the_line_that_crossed_it():
+    body = "data: 你好\ndata: 第二行\ndata: more\n\n".encode()
+    for _, pieces in chunkings(body):
+        parser = SSEParser(max_event_chars=5)
+        with pytest.raises(LimitExceededError) as info:
+            for piece in pieces:
+                parser.feed(piece)
+        assert info.value.limit == "max_event_chars"
+        assert info.value.offset == len("data: 你好\ndata: 第二行\n".encode())
+        assert info.value.line_index == 1
+
+
+def test_events_before_an_error_are_the_same_in_every_chunking():
+    body = "data: 一\n\ndata: 二\n\n".encode() + b"data: x" * 3 + b"\n\ndata: \xff\n\n"
+    cases = [
+        ({"max_line_chars": 12}, [ev("一"), ev("二")]),
+        ({"max_event_chars": 8}, [ev("一"), ev("二")]),
+        ({}, [ev("一"), ev("二"), ev("xdata: xdata: x")]),  # no limit: the decode error comes last
+    ]
+    for limits, expected in cases:
+        for name, pieces in chunkings(body):
+            parser = SSEParser(**limits)
+            events = []
+            with pytest.raises(BoundaryError) as info:
+                for piece in pieces:
+                    events.extend(parser.feed(piece))
+                parser.close()
+            assert events + info.value.outputs == expected, (limits, name)
+
+
+def test_limits_exactly_at_the_bound_pass_and_none_lifts_them():
+    assert parse_sse([b"data: 12345\n\n"], max_event_chars=5) == [ev("12345")]
+    assert parse_sse([b"data: 12345\n\n"], max_line_chars=11) == [ev("12345")]
+    assert parse_sse([b"data: " + b"x" * 100 + b"\n\n"], max_line_chars=None, max_event_chars=None)
+
+
+def test_bad_options_are_refused():
+    with pytest.raises(ValueError):
+        SSEParser(errors="ignore")
+    with pytest.raises(ValueError):
+        SSEParser(max_event_chars=0)
+
+
+def test_close_twice_is_a_state_error():
+    parser = SSEParser()
+    parser.close()
+    with pytest.raises(ParserStateError):
+        parser.close()
+
+
+@given(st.data(), sse_streams())
+def test_every_chunking_matches_the_whole_input_reference(data, body):
+    pieces = data.draw(partitions(body))
+    parser = SSEParser(max_line_chars=None, max_event_chars=None)
+    events = [e for piece in pieces for e in parser.feed(piece)] + parser.close()
+    assert (events, parser.last_event_id, parser.retry) == reference_parse(body)
+
+
+@given(st.data(), sse_streams())
+def test_comments_never_change_the_events(data, body):
+    pieces = data.draw(partitions(body))
+    with_comments = parse_sse(pieces, comments=True)
+    assert [e for e in with_comments if isinstance(e, Event)] == parse_sse([body])
+
+
+@given(st.data(), st.binary(max_size=60), st.sampled_from(["strict", "replace"]))
+def test_fuzz_only_boundary_errors_escape(data, body, errors):
+    parser = SSEParser(errors=errors, max_line_chars=16, max_event_chars=24)
+    try:
+        for piece in data.draw(partitions(body)):
+            parser.feed(piece)
+        parser.close()
+    except BoundaryError as error:
+        assert error.offset is not None and 0 <= error.offset <= len(body)
+
+
+@given(st.data(), st.binary(max_size=60))
+def test_replace_mode_matches_the_reference_on_arbitrary_bytes(data, body):
+    pieces = data.draw(partitions(body))
+    parser = SSEParser(errors="replace", max_line_chars=None, max_event_chars=None)
+    events = [e for piece in pieces for e in parser.feed(piece)] + parser.close()
+    assert (events, parser.last_event_id, parser.retry) == reference_parse(body, "replace")
