@@ -301,3 +301,32 @@ def test_replace_mode_matches_the_reference_on_arbitrary_bytes(data, body):
     parser = SSEParser(errors="replace", max_line_chars=None, max_event_chars=None)
     events = [e for piece in pieces for e in parser.feed(piece)] + parser.close()
     assert (events, parser.last_event_id, parser.retry) == reference_parse(body, "replace")
+
+
+@given(st.data(), sse_streams())
+def test_layer_views_after_every_read_match_the_bytes_so_far(data, body):
+    """held_bytes, pending_line and after_cr describe exactly the bytes read so far, whatever the reads."""
+    parser = SSEParser(max_line_chars=None, max_event_chars=None)
+    seen = b""
+    for piece in data.draw(partitions(body)):
+        parser.feed(piece)
+        seen += piece
+        if len(seen) < 3 and b"\xef\xbb\xbf".startswith(seen):
+            continue  # maybe the start of a BOM: nothing to say yet
+        started = seen.removeprefix(b"\xef\xbb\xbf")
+        unfinished = started[max(started.rfind(b"\n"), started.rfind(b"\r")) + 1 :]
+        suffixes = [unfinished[i:] for i in range(max(0, len(unfinished) - 3), len(unfinished))]
+        held = next((tail for tail in suffixes if _unfinished(tail)), b"")
+        assert parser.held_bytes == held
+        assert parser.pending_line == unfinished[: len(unfinished) - len(held)].decode("utf-8")
+        assert parser.after_cr == started.endswith(b"\r")
+        assert parser.bytes_in == len(seen)
+
+
+def _unfinished(tail: bytes) -> bool:
+    """True if ``tail`` is the start of a valid character that needs more bytes."""
+    try:
+        tail.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return error.reason == "unexpected end of data" and error.start == 0
+    return False
