@@ -6,7 +6,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: lab test lint bench venv clean-venv
+.PHONY: lab test lint bench outputs venv clean-venv
+
+# nbval re-runs every notebook in the current environment and compares its outputs with the stored ones.
+NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
 
 venv: $(STAMP)
 
@@ -24,10 +27,14 @@ lab: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2 --dist loadfile $(NBVAL) tests notebooks
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+
+# Re-execute every notebook in a fresh kernel and store its outputs (and widget state).
+outputs: $(STAMP)
+	$(BIN)/python tools/run_notebooks.py
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks

@@ -1,0 +1,67 @@
+"""The fictional captures in ``data/``: exact wire bytes of six services' streams, and what they mean.
+
+Notebooks and widgets load captures by name (``"openai-chat/completed"``) so that no lesson prints a path
+of the machine it runs on.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+#: The folder of captures, beside the package in a checkout of Boundary Lab.
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+
+
+@dataclass(frozen=True)
+class Capture:
+    """One capture: its bytes and the manifest's account of them."""
+
+    name: str  # e.g. "openai-chat/completed" (the file name without its extension)
+    contract: str
+    body: bytes
+    outcome: str
+    truncated_at: str | None
+    text: str
+    finish_reason: str | None
+    error_type: str | None
+    description: str
+
+    def __repr__(self) -> str:
+        return f"Capture({self.name!r}: {len(self.body)} bytes, {self.contract}, expected {self.outcome})"
+
+
+@cache
+def manifest() -> tuple[dict, ...]:
+    """The entries of ``data/manifest.json``, in file order."""
+    with open(DATA_DIR / "manifest.json", encoding="utf-8") as handle:
+        return tuple(json.load(handle)["captures"])
+
+
+def names(contract: str | None = None) -> list[str]:
+    """Capture names, optionally only those of one contract."""
+    return [_name(e["file"]) for e in manifest() if contract is None or e["contract"] == contract]
+
+
+def load(name: str) -> Capture:
+    """The capture called ``name`` (``"contract/stem"``). Raises ``KeyError`` naming the known ones."""
+    for entry in manifest():
+        if _name(entry["file"]) == name:
+            return Capture(
+                name=name,
+                contract=entry["contract"],
+                body=(DATA_DIR / entry["file"]).read_bytes(),
+                outcome=entry["outcome"],
+                truncated_at=entry["truncated_at"],
+                text=entry["text"],
+                finish_reason=entry["finish_reason"],
+                error_type=entry["error_type"],
+                description=entry["description"],
+            )
+    raise KeyError(f"no capture {name!r}; known: {', '.join(names())}")
+
+
+def _name(file: str) -> str:
+    return file.rsplit(".", 1)[0]

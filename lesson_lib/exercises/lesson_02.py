@@ -1,0 +1,44 @@
+"""Lesson 02's check-your-understanding questions."""
+
+from . import register
+
+register(
+    "02.lines",
+    "Under the SSE rules, how many complete lines does 'a\\r\\nb\\rc\\n\\nd' contain (the d has no line ending yet)?",
+    "int",
+    "fd5a1bd7edca9cbb011ef0f2f8eed1d61fe80c32d05e2c37759caa1d9cb396da",
+    hint="CRLF is one ending, a lone CR is one ending, a lone LF is one ending; an empty line is still a line; the last piece is unfinished.",
+    explanation="a, b, c and one empty line: 4. 'd' waits in the line buffer for its ending.",
+    hints={
+        "3": "The empty line between the two LFs counts: it is the line that dispatches an SSE event.",
+        "5": "'d' has no line ending yet, so it is not a complete line.",
+    },
+)
+register(
+    "02.cr_lf_across",
+    "A read ends with CR and the next read starts with LF. How many line endings is that?",
+    "int",
+    "b47e22133c67168abb78cea1e14c4ed42df157dbb6b84980c9b1574697add07a",
+    hint="What would it be if both bytes had arrived in the same read? The reads must not change the answer.",
+    explanation="One: the CR ends the line at once, and the LF that follows it is part of the same ending.",
+    hints={
+        "2": "Two would insert an empty line, and an empty line dispatches an event: the reads would change the stream."
+    },
+)
+register(
+    "02.splitlines",
+    "Which characters does str.splitlines() treat as line breaks although SSE and JSON treat them as data? A) LF; B) U+0085 (NEL); C) U+2028; D) CR. Give a list of letters.",
+    "choices",
+    "92afaf6d39d77f2762620848e46105b2ebc0478ec06fccc1ad886cc291f490bc",
+    hint="Try 'x\\x85y\\u2028z'.splitlines() in a cell, then look up which characters end a line in SSE.",
+    explanation="NEL and U+2028 (and FF, VT, U+2029 ...) split under splitlines() but are ordinary characters inside an event.",
+)
+register(
+    "02.pending",
+    "After LineSplitter().feed('data: 你') and then .feed('好'), what is its pending_text?",
+    "word",
+    "ed570c1e2d981a227ac0233c2624fc1047a57b9488b0d2d3d43c0d3189dc0b58",
+    hint="No line ending has arrived yet. What does the splitter do with text until one does?",
+    explanation="'data: 你好': the unfinished line waits, in pieces joined once, until its ending arrives.",
+    hints={"": "Nothing was lost: text without a line ending waits in the splitter."},
+)

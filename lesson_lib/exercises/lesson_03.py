@@ -1,0 +1,50 @@
+"""Lesson 03's check-your-understanding questions."""
+
+from . import register
+
+register(
+    "03.events",
+    "How many events does parse_sse dispatch for 'data: a\\n\\ndata\\n\\n: ping\\n\\nevent: x\\n\\n'?",
+    "int",
+    "cbe0b0618736b2cbebe43f4918d9b7c490ccc60c5f0544fbcf21ff69fa813e1e",
+    hint="An event is dispatched on a blank line only if its data buffer is not empty. A field name with no colon is a field with an empty value.",
+    explanation="Two: 'a', and '' from the bare 'data' line. The comment block and the event with only a type have no data.",
+    hints={
+        "1": "A bare 'data' line is a data field with an empty value: its event is dispatched, with data ''.",
+        "4": "A blank line after only a comment, or only an event type, dispatches nothing: the data buffer is empty.",
+    },
+)
+register(
+    "03.space",
+    "What is the data of the event 'data:  x' followed by a blank line (two spaces after the colon)? A) 'x'; B) ' x' (one space); C) '  x' (two spaces)",
+    "choice",
+    "007682f699426809d914f41b87a54f5a55eb4dd024a8860e50c87d696f12e97d",
+    hint="The spec removes a leading space after the colon. How many?",
+    explanation="Exactly one space is removed, so one remains.",
+    hints={"A": "Only one space is removed, not all leading whitespace."},
+)
+register(
+    "03.id",
+    "After 'id: 7\\ndata: a\\n\\nid\\ndata: b\\n\\n', what is the parser's last_event_id? A) '7'; B) '' (empty); C) None",
+    "choice",
+    "007682f699426809d914f41b87a54f5a55eb4dd024a8860e50c87d696f12e97d",
+    hint="An id field with no value is still an id field.",
+    explanation="An empty id resets the last event ID: a reconnecting client would send no Last-Event-ID.",
+    hints={"A": "The second event has a bare 'id' line: an id field with an empty value, which resets it."},
+)
+register(
+    "03.json_when",
+    "When may a client call json.loads on the data of an SSE stream? A) on each data line; B) on each read; C) when the blank line dispatches the event",
+    "choice",
+    "5ce2263ccb09f3962a8fffdff74b498526379cdfecc41abd298cbe5d6324392b",
+    hint="One JSON value may span several data lines and any number of reads.",
+    explanation="Only the dispatched event holds the whole value; a data line or a read may hold part of it.",
+)
+register(
+    "03.framing",
+    "Which framing does Ollama's /api/chat stream use? A) Server-Sent Events; B) NDJSON; C) one growing JSON array",
+    "choice",
+    "007682f699426809d914f41b87a54f5a55eb4dd024a8860e50c87d696f12e97d",
+    hint="Look at its Content-Type, or at the capture in data/ollama.",
+    explanation="application/x-ndjson: one JSON object per LF-terminated line.",
+)

@@ -1,0 +1,49 @@
+"""Execute every lesson notebook top to bottom in a fresh kernel and store its outputs (``make outputs``).
+
+Outputs are stored with the widget state, so widgets render when a notebook is opened; timing metadata is
+not recorded, so a re-run changes only what really changed. Usage: ``python tools/run_notebooks.py
+[NOTEBOOK ...]`` (default: every notebook under notebooks/).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+
+ROOT = Path(__file__).resolve().parent.parent
+KERNEL = "python3"
+
+
+def run(path: Path) -> None:
+    notebook = nbformat.read(path, as_version=4)
+    notebook.metadata["kernelspec"] = {"name": KERNEL, "display_name": "Python 3 (ipykernel)", "language": "python"}
+    client = NotebookClient(
+        notebook,
+        kernel_name=KERNEL,
+        timeout=600,
+        resources={"metadata": {"path": str(path.parent)}},
+        record_timing=False,
+        store_widget_state=True,
+        allow_error_names=[],
+    )
+    client.execute()
+    for cell in notebook.cells:
+        cell.metadata.pop("execution", None)
+    nbformat.write(notebook, path)
+
+
+def main(argv: list[str]) -> int:
+    paths = [Path(a) for a in argv] or sorted((ROOT / "notebooks").rglob("*.ipynb"))
+    for path in paths:
+        if ".ipynb_checkpoints" in path.parts:
+            continue
+        print(f"executing {path.relative_to(ROOT) if path.is_absolute() else path}", flush=True)
+        run(path.resolve())
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
