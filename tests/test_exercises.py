@@ -20,7 +20,7 @@ def _close_error_name(data: bytes) -> str:
     decoder.feed(data)
     try:
         decoder.close()
-    except Exception as error:  # noqa: BLE001 - we want the class name, whatever it is
+    except Exception as error:  # we want the class name, whatever it is
         return type(error).__name__
     return "none"
 
@@ -47,8 +47,9 @@ ANSWERS = {
     "02.lines": len(_ANY_ENDING.split("a\r\nb\rc\n\nd")) - 1,
     "02.cr_lf_across": 1,
     "02.splitlines": [
-        letter for letter, ch in zip("ABCD", "\n\x85\u2028\r", strict=True) if len(f"x{ch}y".splitlines()) == 2
-        and len(_ANY_ENDING.split(f"x{ch}y")) == 1
+        letter
+        for letter, ch in zip("ABCD", "\n\x85\u2028\r", strict=True)
+        if len(f"x{ch}y".splitlines()) == 2 and len(_ANY_ENDING.split(f"x{ch}y")) == 1
     ],
     "02.pending": _pending_after("data: 你", "好"),
     "03.events": len(parse_sse([b"data: a\n\ndata\n\n: ping\n\nevent: x\n\n"])),

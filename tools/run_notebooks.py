@@ -19,7 +19,11 @@ KERNEL = "python3"
 
 def run(path: Path) -> None:
     notebook = nbformat.read(path, as_version=4)
-    notebook.metadata["kernelspec"] = {"name": KERNEL, "display_name": "Python 3 (ipykernel)", "language": "python"}
+    notebook.metadata["kernelspec"] = {
+        "name": KERNEL,
+        "display_name": "Python 3 (ipykernel)",
+        "language": "python",
+    }
     client = NotebookClient(
         notebook,
         kernel_name=KERNEL,
