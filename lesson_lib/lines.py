@@ -127,12 +127,10 @@ class LineSplitter:
         if self._parts:
             self._parts.append(pieces[0])
             pieces[0] = "".join(self._parts)
-        if self._max is not None and (
-            max(map(len, pieces)) > self._max or len(tail) > self._max
-        ):
-            self._fail_long_line(pieces, tail)
         if self._endings == "lf":
             pieces = [p[:-1] if p.endswith("\r") else p for p in pieces]
+        if self._max is not None and (max(map(len, pieces)) > self._max or self._pending_too_long(tail)):
+            self._fail_long_line(pieces, tail)
         self._parts = [tail] if tail else []
         self._pending = len(tail)
         self._lines_out += len(pieces)
@@ -171,10 +169,19 @@ class LineSplitter:
         raise IndexError(index_in_last_feed)
 
     # -- internals ----------------------------------------------------------------------------------
+    def _pending_too_long(self, tail: str, length: int | None = None) -> bool:
+        """Is the unfinished line past the limit? In ``lf`` mode its last CR may be the first half of a
+        CRLF, which is not part of the line."""
+        assert self._max is not None
+        length = len(tail) if length is None else length
+        if length <= self._max:
+            return False
+        return not (length == self._max + 1 and self._endings == "lf" and tail.endswith("\r"))
+
     def _extend(self, text: str, start: int) -> list[str]:
         self._parts.append(text)
         self._pending += len(text)
-        if self._max is not None and self._pending > self._max:
+        if self._max is not None and self._pending_too_long(text, self._pending):
             over = self._max - (self._pending - len(text))  # index in text of the first char past the limit
             self._closed = True
             raise LimitExceededError(
@@ -190,7 +197,7 @@ class LineSplitter:
         for match in (_ANY_ENDING if self._endings == "any" else re.compile(r"\n")).finditer(self._last_text):
             line_starts.append(self._last_text_start + match.end())
         for number, line in enumerate([*pieces, tail]):
-            if len(line) > self._max:
+            if len(line) > self._max if number < len(pieces) else self._pending_too_long(line):
                 error = LimitExceededError(
                     "max_line_chars",
                     self._max,
@@ -199,8 +206,6 @@ class LineSplitter:
                     char_index=line_starts[number] + self._max,
                 )
                 complete = pieces[:number]
-                if self._endings == "lf":
-                    complete = [p[:-1] if p.endswith("\r") else p for p in complete]
                 error.outputs = list(complete)
                 self._lines_out += len(complete)
                 raise error
