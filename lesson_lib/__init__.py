@@ -5,6 +5,7 @@ chunk -> character (:mod:`.decoding`) -> line (:mod:`.lines`) -> event (:mod:`.s
 """
 
 from .chunking import one_byte_chunks, random_partition, split_at, two_piece_splits
+from .completion import Outcome, StreamResult, consume, stream_updates
 from .decoding import IncrementalUTF8Decoder, decode_each_chunk, incremental_decode, naive_decode
 from .errors import (
     BoundaryError,
@@ -16,6 +17,7 @@ from .errors import (
     TruncatedCharacterError,
 )
 from .lines import LineSplitter
+from .ndjson import JSONArrayParser, NDJSONParser, parse_json_array, parse_ndjson
 from .sse import Comment, Event, SSEParser, parse_sse
 
 __all__ = [
@@ -25,18 +27,26 @@ __all__ = [
     "FramingError",
     "IncompleteStreamError",
     "IncrementalUTF8Decoder",
+    "JSONArrayParser",
     "LimitExceededError",
     "LineSplitter",
+    "NDJSONParser",
+    "Outcome",
     "ParserStateError",
     "SSEParser",
     "StreamDecodeError",
+    "StreamResult",
     "TruncatedCharacterError",
+    "consume",
     "decode_each_chunk",
     "incremental_decode",
     "naive_decode",
     "one_byte_chunks",
+    "parse_json_array",
+    "parse_ndjson",
     "parse_sse",
     "random_partition",
     "split_at",
+    "stream_updates",
     "two_piece_splits",
 ]

@@ -147,25 +147,30 @@ class SSEParser:
     def bytes_in(self) -> int:
         return self._decoder.bytes_in + len(self._raw)
 
-    def _undecoded(self) -> tuple[bytes, int]:
-        """The bytes not yet turned into text, and how many at their end are an unfinished character."""
-        pending = self._decoder.held_bytes + bytes(self._raw)
-        return pending, incomplete_tail_length(pending)
-
     @property
     def held_bytes(self) -> bytes:
-        """Character layer: the 0-3 bytes of an unfinished UTF-8 character."""
-        pending, tail = self._undecoded()
-        return pending[len(pending) - tail :]
+        """Character layer: the 0-3 bytes of an unfinished UTF-8 character (constant time)."""
+        tail = self._decoder.held_bytes + bytes(self._raw[-3:])
+        return tail[len(tail) - incomplete_tail_length(tail) :]
 
     @property
     def pending_line(self) -> str:
-        """Line layer: the unfinished line (invalid bytes shown as U+FFFD)."""
-        pending, tail = self._undecoded()
+        """Line layer: the unfinished line (invalid bytes shown as U+FFFD). Builds a string: for display."""
+        pending = self._decoder.held_bytes + bytes(self._raw)
+        complete = pending[: len(pending) - len(self.held_bytes)]
         text = self._lines.pending_text
-        return (replace_escapes(text) if self._replace else text) + pending[: len(pending) - tail].decode(
-            "utf-8", "replace"
-        )
+        return (replace_escapes(text) if self._replace else text) + complete.decode("utf-8", "replace")
+
+    @property
+    def pending_line_chars(self) -> int:
+        """Line layer: size of the unfinished line in constant time. Bytes not yet decoded count one each,
+        so this is the number of characters, or slightly more while multi-byte characters wait."""
+        return self._lines.pending_chars + len(self._decoder.held_bytes) + len(self._raw)
+
+    @property
+    def pending_event_chars(self) -> int:
+        """Event layer: characters in the pending event's data (what ``max_event_chars`` bounds)."""
+        return max(self._data_chars - 1, 0)
 
     @property
     def after_cr(self) -> bool:

@@ -1,0 +1,144 @@
+"""Three clocks and layered idle timeouts: alive is not progressing.
+
+A stream can be silent (no bytes), busy but stuck (bytes, yet no complete event: a proxy trickling half a
+line), alive but not progressing (complete events, but only heartbeats) or progressing (text or business
+stages arrive). One socket read timeout sees only the first of these; a ping every few seconds hides a
+hung generation from it. So three clocks are kept:
+
+* last byte: any read that returned bytes;
+* last complete event: an event or comment the framing layer completed (heartbeats included);
+* last business progress: a text delta or a stage change (never a heartbeat).
+
+The clock is injected (``time.monotonic`` by default), so tests drive it exactly and never sleep.
+"""
+
+from __future__ import annotations
+
+import enum
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+__all__ = ["ActivityClocks", "IdleVerdict", "Liveness", "Watchdog"]
+
+
+class ActivityClocks:
+    """When the last byte, complete event and business progress happened.
+
+    All three start at construction time (the request was sent: waiting begins now). Guarantees:
+    ``on_bytes`` moves only the byte clock, ``on_event`` only the event clock, ``on_progress`` only the
+    progress clock; a heartbeat is reported with ``on_bytes`` and ``on_event`` and so never counts as
+    progress (``on_heartbeat`` does exactly that).
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.started = clock()
+        self.last_byte = self.started
+        self.last_event = self.started
+        self.last_progress = self.started
+        self.bytes = 0
+        self.events = 0
+        self.progress = 0
+
+    def on_bytes(self, n: int) -> None:
+        """A read returned ``n`` bytes (an empty read moves no clock)."""
+        if n > 0:
+            self.bytes += n
+            self.last_byte = self.clock()
+
+    def on_event(self) -> None:
+        """The framing layer completed an event, comment or JSON value."""
+        self.events += 1
+        self.last_event = self.clock()
+
+    def on_progress(self) -> None:
+        """The answer moved: a text delta or a business stage."""
+        self.progress += 1
+        self.last_progress = self.clock()
+
+    def on_heartbeat(self, n: int = 0) -> None:
+        """A keep-alive of ``n`` bytes arrived: the connection lives, the answer did not move."""
+        self.on_bytes(n)
+        self.on_event()
+
+    def idle(self) -> dict[str, float]:
+        """Seconds since each clock last moved: ``{"byte": ..., "event": ..., "progress": ...}``."""
+        now = self.clock()
+        return {
+            "byte": now - self.last_byte,
+            "event": now - self.last_event,
+            "progress": now - self.last_progress,
+        }
+
+
+@dataclass(frozen=True)
+class IdleVerdict:
+    """An idle limit tripped: ``limit`` is ``"byte_idle"``, ``"event_idle"`` or ``"progress_idle"``."""
+
+    limit: str
+    idle_for: float
+    maximum: float
+
+    def __str__(self) -> str:
+        return f"{self.limit}: idle for {self.idle_for:g} s, limit {self.maximum:g} s"
+
+
+class Liveness(enum.StrEnum):
+    """What the clocks say about a stream right now."""
+
+    PROGRESSING = "progressing"  # business progress within progress_idle
+    ALIVE = "alive"  # bytes and events within their limits, but no progress: alive, not progressing
+    STALLED = "stalled"  # no byte (or no complete event) within its limit
+
+
+class Watchdog(ActivityClocks):
+    """Activity clocks with one idle limit per layer (seconds; ``None`` disables one).
+
+    ``check()`` returns ``None`` while every clock is within its limit, else an :class:`IdleVerdict` for
+    the lowest layer that tripped (byte, then event, then progress): the most basic failure explains the
+    others. A limit trips once a clock has been idle for at least ``limit`` seconds.
+
+    Defaults: bytes 30 s, events 60 s, progress 120 s. Services that ping send a heartbeat every few
+    seconds to a minute, so only the progress limit catches a generation that hangs behind pings.
+    """
+
+    def __init__(
+        self,
+        byte_idle: float | None = 30.0,
+        event_idle: float | None = 60.0,
+        progress_idle: float | None = 120.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        for name, value in (
+            ("byte_idle", byte_idle),
+            ("event_idle", event_idle),
+            ("progress_idle", progress_idle),
+        ):
+            if value is not None and value <= 0:
+                raise ValueError(f"{name} must be positive or None, got {value}")
+        super().__init__(clock)
+        self.limits = {"byte_idle": byte_idle, "event_idle": event_idle, "progress_idle": progress_idle}
+
+    def _tripped(self, idle: dict[str, float], names: tuple[str, ...]) -> IdleVerdict | None:
+        for name in names:
+            maximum = self.limits[name]
+            spent = idle[name.removesuffix("_idle")]
+            if maximum is not None and spent >= maximum:
+                return IdleVerdict(name, spent, maximum)
+        return None
+
+    def check(self) -> IdleVerdict | None:
+        """``None`` within every idle limit, else the limit that tripped (lowest layer first)."""
+        return self._tripped(self.idle(), ("byte_idle", "event_idle", "progress_idle"))
+
+    def state(self) -> Liveness:
+        """``stalled`` if the byte or event limit tripped, else ``progressing`` or ``alive`` (no progress)."""
+        idle = self.idle()
+        if self._tripped(idle, ("byte_idle", "event_idle")) is not None:
+            return Liveness.STALLED
+        if self.limits["progress_idle"] is None:  # no limit to judge staleness by: any progress at all?
+            return Liveness.PROGRESSING if self.progress else Liveness.ALIVE
+        if self._tripped(idle, ("progress_idle",)) is not None:
+            return Liveness.ALIVE
+        return Liveness.PROGRESSING

@@ -1,0 +1,602 @@
+"""The completion boundary: one stream, through every layer, to an honest outcome.
+
+``consume(chunks, contract)`` feeds each read to the framing parser (SSE, NDJSON or a JSON array), hands each
+complete unit to the service's contract (:mod:`lesson_lib.contracts`), and decides what the stream proves:
+
+* ``completed`` needs BOTH the service's terminal signal with a whole-answer reason AND a clean end of the
+  body (no held bytes, no unfinished line, no unfinished event, and for a JSON array its ``]``);
+* a terminal signal with a cut reason (length, max tokens, safety) and a clean end is ``incomplete``;
+* no terminal signal is ``truncated``, and ``truncated_at`` names the innermost unit the body stopped in:
+  ``"character"``, ``"line"``, ``"event"``, or ``"completion"`` (every unit was whole; the service just
+  never said it was done);
+* what the stream contains never raises: invalid UTF-8 and malformed framing or JSON are ``decode_error``,
+  a bound reached is ``limit_exceeded``, an in-band error is ``service_error``, an exception from the chunk
+  source (a network error) is ``truncated`` with the error recorded, and ``cancel`` gives ``cancelled``.
+
+``stream_updates`` is the same pipeline as a generator, for live display; ``consume`` simply drains it.
+Either way the chunk source is closed exactly once, on every path (see :func:`stream_updates`).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Generator, Iterable, Iterator
+from dataclasses import asdict, dataclass, field
+from typing import Any, Protocol
+
+from .contracts import (
+    FinishReason,
+    Heartbeat,
+    ServiceError,
+    Signal,
+    Stage,
+    Terminal,
+    TextDelta,
+    Unknown,
+    get_contract,
+)
+from .errors import (
+    BoundaryError,
+    FramingError,
+    IncompleteStreamError,
+    LimitExceededError,
+    StreamDecodeError,
+    TruncatedCharacterError,
+)
+from .lines import DEFAULT_MAX_LINE_CHARS
+from .ndjson import DEFAULT_MAX_ELEMENT_CHARS, JSONArrayParser, NDJSONParser
+from .sse import DEFAULT_MAX_EVENT_CHARS, Comment, SSEParser
+
+__all__ = [
+    "DEFAULT_LIMITS",
+    "Outcome",
+    "StreamError",
+    "StreamResult",
+    "StreamStats",
+    "consume",
+    "stream_updates",
+]
+
+#: The default bounds. Every buffer is bounded unless the caller passes ``None`` for a limit.
+DEFAULT_LIMITS: dict[str, int] = {
+    "max_line_chars": DEFAULT_MAX_LINE_CHARS,  # one SSE or NDJSON line, in characters (4 Mi)
+    "max_event_chars": DEFAULT_MAX_EVENT_CHARS,  # one SSE event's data, in characters (16 Mi)
+    "max_element_chars": DEFAULT_MAX_ELEMENT_CHARS,  # one JSON array element, in characters (16 Mi)
+    "max_events": 1_000_000,  # events (SSE events, NDJSON values, array elements) in one stream
+    "max_bytes_without_progress": 1024 * 1024,  # bytes since the last text delta or business stage
+}
+
+
+class Outcome(enum.StrEnum):
+    """What a stream proved. ``str(outcome)`` is its value, e.g. ``"completed"``."""
+
+    COMPLETED = "completed"  # terminal signal with a whole-answer reason, and a clean end of body
+    INCOMPLETE = "incomplete"  # the service ended it, but cut: length, max tokens, safety...
+    TRUNCATED = "truncated"  # the stream stopped before the service said it was done
+    SERVICE_ERROR = "service_error"  # the service reported an error in-band
+    DECODE_ERROR = "decode_error"  # invalid UTF-8, or malformed framing or JSON
+    LIMIT_EXCEEDED = "limit_exceeded"  # a buffer or count bound was reached
+    CANCELLED = "cancelled"  # the caller cancelled between reads
+
+
+@dataclass(frozen=True)
+class StreamError:
+    """What went wrong and where. Carries no answer text.
+
+    ``kind`` is the exception's class name (``"StreamDecodeError"``, ``"FramingError"``,
+    ``"LimitExceededError"``, the source's own exception such as ``"ConnectionResetError"``) or
+    ``"ServiceError"``. ``offset`` is an absolute byte offset: exact when the parser reports it, otherwise
+    the end of the read in which the problem was detected. ``event_index`` is 0-based.
+    """
+
+    kind: str
+    message: str
+    offset: int | None = None
+    event_index: int | None = None
+    line_index: int | None = None
+    error_type: str | None = None  # the service's own error type or code (service errors)
+    limit: str | None = None  # which limit (limit_exceeded)
+    maximum: int | None = None  # its value
+
+
+@dataclass
+class StreamStats:
+    """Counts about one stream, never its content.
+
+    ``read_sizes`` is a histogram of read sizes in power-of-two buckets: key ``k`` counts reads of
+    ``k`` to ``2k - 1`` bytes (key 0 counts empty reads). ``reads_ending_mid_*`` count the reads after
+    which a unit was unfinished (what a per-chunk parser would corrupt). ``*_after_terminal`` count what
+    arrived after the service's terminal signal (bytes: in reads after the one that carried it).
+    """
+
+    bytes: int = 0
+    reads: int = 0
+    read_sizes: dict[int, int] = field(default_factory=dict)
+    events: int = 0
+    heartbeats: int = 0
+    unknown_events: int = 0
+    deltas: int = 0
+    stages: int = 0
+    text_chars: int = 0
+    max_held_bytes: int = 0
+    max_pending_line_chars: int = 0
+    max_pending_event_chars: int = 0
+    reads_ending_mid_character: int = 0
+    reads_ending_mid_line: int = 0
+    reads_ending_mid_event: int = 0
+    bytes_after_terminal: int = 0
+    events_after_terminal: int = 0
+    error_offset: int | None = None
+    error_event_index: int | None = None
+    contract: dict[str, int] = field(default_factory=dict)  # contract anomaly counters
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class StreamResult:
+    """The outcome of one stream.
+
+    ``text`` is the text of the complete events received (provisional unless completed); ``final_text`` is
+    the same text only when ``outcome`` is ``completed``, else ``None``. ``finish_reason`` is the service's
+    own word (the terminal's, else the last one seen). ``truncated_at`` is set only for ``truncated``.
+    """
+
+    outcome: Outcome
+    text: str
+    final_text: str | None
+    finish_reason: str | None
+    truncated_at: str | None
+    error: StreamError | None
+    stats: StreamStats
+    contract: str = ""
+
+    def describe(self) -> str:
+        """One human paragraph about what happened and why; counts only, never the answer text."""
+        s, err = self.stats, self.error
+        name = f"The {self.contract} stream" if self.contract else "The stream"
+        reason = (
+            f'finish reason "{self.finish_reason}"' if self.finish_reason is not None else "no finish reason"
+        )
+        where = _where(err)
+        if self.outcome is Outcome.COMPLETED:
+            text = f"{name} completed: the service's terminal signal arrived ({reason}) and the body ended "
+            text += "cleanly, so the text is final."
+        elif self.outcome is Outcome.INCOMPLETE:
+            text = f"{name} ended incomplete: the service said it was done ({reason}), but not with a "
+            text += "whole-answer reason, so the text is a cut answer."
+        elif self.outcome is Outcome.TRUNCATED:
+            text = (
+                f"{name} was truncated {_TRUNCATION[self.truncated_at or 'completion']}, with {reason} seen"
+            )
+            if err is not None:
+                text += f"; the source raised {err.kind}{where}"
+            text += ", so the text is provisional."
+        elif self.outcome is Outcome.SERVICE_ERROR:
+            kind = f" of type {err.error_type}" if err is not None and err.error_type else ""
+            message = f": {err.message!r}" if err is not None and err.message else ""
+            text = f"{name} ended with an in-band service error{kind}{message}{where}; the text before it "
+            text += "is provisional."
+        elif self.outcome is Outcome.DECODE_ERROR:
+            text = f"{name} stopped at a decoding error ({err.kind if err else 'unknown'}){where}; nothing "
+            text += "after it was used and the text before it is provisional."
+        elif self.outcome is Outcome.LIMIT_EXCEEDED:
+            limit = f"{err.limit}={err.maximum}" if err is not None else "a limit"
+            text = f"{name} stopped because {limit} was exceeded{where}; the source was closed and the text "
+            text += "is provisional."
+        else:
+            text = f"{name} was cancelled by the caller between reads; the text is provisional."
+        if err is not None and self.outcome in (Outcome.COMPLETED, Outcome.INCOMPLETE):
+            text += f" The source then raised {err.kind} after the end, which changed nothing."
+        text += (
+            f" {_plural(s.bytes, 'byte')} arrived in {_plural(s.reads, 'read')}, carrying "
+            f"{_plural(s.events, 'event')} ({_plural(s.deltas, 'text delta')}, "
+            f"{_plural(s.heartbeats, 'heartbeat')}, {s.unknown_events} unknown) and "
+            f"{_plural(s.text_chars, 'character')} of text."
+        )
+        if s.events_after_terminal or s.bytes_after_terminal:
+            text += (
+                f" After the terminal signal {_plural(s.events_after_terminal, 'more event')} and "
+                f"{_plural(s.bytes_after_terminal, 'more byte')} arrived; they were checked, not appended."
+            )
+        return text
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+_TRUNCATION = {
+    "character": "in the middle of a UTF-8 character, the decoder still holding its first bytes",
+    "line": "in the middle of a line",
+    "event": "inside an event whose end (blank line, or closing bracket of a JSON element) never came",
+    "completion": "at a clean boundary, before the service's own completion signal",
+}
+
+
+def _where(err: StreamError | None) -> str:
+    if err is None:
+        return ""
+    parts = []
+    if err.offset is not None:
+        parts.append(f" at byte offset {err.offset}")
+    if err.event_index is not None:
+        parts.append(f" (event {err.event_index})")
+    return "".join(parts)
+
+
+class _Activity(Protocol):
+    """What ``stream_updates`` reports to, e.g. :class:`lesson_lib.activity.ActivityClocks`."""
+
+    def on_bytes(self, n: int) -> None: ...
+    def on_event(self) -> None: ...
+    def on_progress(self) -> None: ...
+
+
+_PROGRESS = (TextDelta, Stage, FinishReason, Terminal)
+
+
+def _bucket(size: int) -> int:
+    return 0 if size == 0 else 1 << (size.bit_length() - 1)
+
+
+def _cancel_check(cancel: object) -> Callable[[], bool]:
+    if cancel is None:
+        return lambda: False
+    is_set = getattr(cancel, "is_set", None)  # threading.Event, asyncio.Event
+    if callable(is_set):
+        return lambda: bool(is_set())
+    if callable(cancel):
+        return lambda: bool(cancel())
+    raise TypeError("cancel must be a callable or have an is_set() method (threading.Event)")
+
+
+class _Run:
+    """The state of one stream through the pipeline. ``updates()`` drives it; ``result()`` judges it."""
+
+    def __init__(self, contract: str, errors: str, limits: dict[str, int | None], activity: Any) -> None:
+        self.contract = get_contract(contract)
+        self.framing = self.contract.framing
+        self.limits = limits
+        self.activity = activity
+        if self.framing == "sse":
+            self.parser: Any = SSEParser(
+                errors=errors,
+                max_line_chars=limits["max_line_chars"],
+                max_event_chars=limits["max_event_chars"],
+                comments=True,
+            )
+        elif self.framing == "ndjson":
+            self.parser = NDJSONParser(errors=errors, max_line_chars=limits["max_line_chars"])
+        else:
+            self.parser = JSONArrayParser(errors=errors, max_element_chars=limits["max_element_chars"])
+        self.stats = StreamStats()
+        self.parts: list[str] = []
+        self.outcome: Outcome | None = None
+        self.truncated_at: str | None = None
+        self.error: StreamError | None = None
+        self.terminal: Terminal | None = None
+        self.finish_reason: str | None = None
+        self.progress_mark = 0  # stream offset (end of the read) of the last progress signal
+
+    # -- driving -----------------------------------------------------------------------------------------
+    def updates(self, chunks: Iterable[bytes], cancelled: Callable[[], bool]) -> Iterator[Signal]:
+        """Yield the signals worth showing (none after the terminal) until the stream's outcome is known."""
+        try:
+            reads = iter(chunks)
+        except Exception as exc:
+            self.source_failed(exc)
+            return
+        while True:
+            if cancelled():
+                self.outcome = Outcome.CANCELLED
+                return
+            try:
+                chunk = next(reads)
+            except StopIteration:
+                break
+            except Exception as exc:  # the transport failed: the body stopped here
+                self.source_failed(exc)
+                return
+            fault: BoundaryError | None = None
+            try:
+                items = self.feed(chunk)
+            except BoundaryError as exc:
+                # What the same read completed before the fault still counts: the same text for every
+                # chunking (every parser attaches it to the error as ``outputs``).
+                items, fault = exc.outputs, exc
+            try:
+                yield from self.handle(items)
+                if self.outcome is not None:
+                    return
+                if fault is not None:
+                    raise fault
+                self.check_progress()
+            except BoundaryError as exc:
+                self.failed(exc)
+                return
+        yield from self.finish()
+
+    def feed(self, chunk: bytes) -> list[Any]:
+        s = self.stats
+        s.reads += 1
+        s.bytes += len(chunk)
+        bucket = _bucket(len(chunk))
+        s.read_sizes[bucket] = s.read_sizes.get(bucket, 0) + 1
+        if self.terminal is not None:
+            s.bytes_after_terminal += len(chunk)
+        if self.activity is not None and chunk:
+            self.activity.on_bytes(len(chunk))
+        items = self.parser.feed(chunk)
+        self.sample_pending()  # only after a successful feed: a failed parser's buffers mean nothing
+        return items
+
+    def handle(self, items: list[Any]) -> Iterator[Signal]:
+        s = self.stats
+        for item in items:
+            if self.activity is not None:
+                self.activity.on_event()
+            if isinstance(item, Comment):
+                s.heartbeats += 1
+                if self.terminal is None:
+                    yield Heartbeat("comment")
+                continue
+            s.events += 1
+            maximum = self.limits["max_events"]
+            if maximum is not None and s.events > maximum:
+                raise LimitExceededError(
+                    "max_events", maximum, offset=self.parser.bytes_in, event_index=s.events - 1
+                )
+            if self.terminal is not None:  # checked by the layers below, never appended
+                s.events_after_terminal += 1
+                continue
+            try:
+                signals = self.contract.interpret(item)
+            except FramingError as exc:
+                exc.offset = self.parser.bytes_in if exc.offset is None else exc.offset
+                exc.event_index = s.events - 1 if exc.event_index is None else exc.event_index
+                raise
+            for signal in signals:
+                self.apply(signal)
+                yield signal
+                if self.outcome is not None or self.terminal is not None:
+                    break  # a service error ends the stream; after a terminal nothing is appended
+            if self.outcome is not None:
+                return
+
+    def apply(self, signal: Signal) -> None:
+        s = self.stats
+        if isinstance(signal, _PROGRESS):
+            self.progress_mark = self.parser.bytes_in
+            if self.activity is not None:
+                self.activity.on_progress()
+        if isinstance(signal, TextDelta):
+            s.deltas += 1
+            s.text_chars += len(signal.text)
+            self.parts.append(signal.text)
+        elif isinstance(signal, Stage):
+            s.stages += 1
+        elif isinstance(signal, FinishReason):
+            self.finish_reason = signal.reason
+        elif isinstance(signal, Terminal):
+            self.terminal = signal
+            self.finish_reason = signal.finish_reason
+        elif isinstance(signal, Heartbeat):
+            s.heartbeats += 1
+        elif isinstance(signal, Unknown):
+            s.unknown_events += 1
+        elif isinstance(signal, ServiceError):
+            self.outcome = Outcome.SERVICE_ERROR
+            self.error = StreamError(
+                "ServiceError",
+                signal.message,
+                offset=self.parser.bytes_in,
+                event_index=s.events - 1,
+                error_type=signal.error_type,
+            )
+
+    def sample_pending(self) -> None:
+        s = self.stats
+        held = len(self.parser.held_bytes)
+        line = self.pending_line_chars()
+        event = self.pending_event_chars()
+        s.max_held_bytes = max(s.max_held_bytes, held)
+        s.max_pending_line_chars = max(s.max_pending_line_chars, line)
+        s.max_pending_event_chars = max(s.max_pending_event_chars, event)
+        s.reads_ending_mid_character += held > 0
+        s.reads_ending_mid_line += line > 0
+        s.reads_ending_mid_event += self.in_event()
+
+    def pending_line_chars(self) -> int:
+        if self.framing == "json-array":
+            return 0  # no line layer: whitespace and newlines are free inside the array
+        count = getattr(self.parser, "pending_line_chars", None)  # O(1) where the parser offers it
+        return count if isinstance(count, int) else len(self.parser.pending_line)
+
+    def pending_event_chars(self) -> int:
+        if self.framing == "json-array":
+            return int(self.parser.pending_element_chars)
+        if self.framing == "sse" and self.parser.has_pending_event:
+            count = getattr(self.parser, "pending_event_chars", None)
+            return count if isinstance(count, int) else sum(map(len, self.parser.pending_data))
+        return 0  # NDJSON: a value is one line
+
+    def in_event(self) -> bool:
+        if self.framing == "sse":
+            return bool(self.parser.has_pending_event)
+        if self.framing == "json-array":
+            return bool(self.parser.in_element)
+        return False  # NDJSON: a value is one line
+
+    def check_progress(self) -> None:
+        maximum = self.limits["max_bytes_without_progress"]
+        if maximum is not None and self.stats.bytes - self.progress_mark > maximum:
+            raise LimitExceededError(
+                "max_bytes_without_progress",
+                maximum,
+                offset=self.progress_mark + maximum,
+                event_index=self.stats.events,
+            )
+
+    def finish(self) -> Iterator[Signal]:
+        """End of body: find the innermost unfinished unit, close the parser, apply implied signals."""
+        cut = self.cut_unit()
+        fault: BoundaryError | None = None
+        try:
+            items = self.parser.close()
+        except TruncatedCharacterError as exc:
+            items, cut = getattr(exc, "completed", None) or [], "character"
+        except IncompleteStreamError as exc:
+            items = getattr(exc, "completed", None) or []
+            cut = cut or {"line": "line", "element": "event"}.get(exc.unit, "completion")
+        except BoundaryError as exc:
+            items, fault = getattr(exc, "completed", None) or [], exc
+        try:
+            yield from self.handle(items)
+            if fault is not None and self.outcome is None:
+                raise fault
+        except BoundaryError as exc:
+            self.failed(exc)
+            return
+        if self.outcome is not None:
+            return
+        array_open = self.framing == "json-array" and not self.parser.closed
+        if cut is None and not array_open and self.terminal is None:
+            for signal in self.contract.end():
+                self.apply(signal)
+                yield signal
+        if self.terminal is not None and cut is None and not array_open:
+            self.outcome = Outcome.COMPLETED if self.terminal.complete else Outcome.INCOMPLETE
+        else:
+            self.outcome = Outcome.TRUNCATED
+            self.truncated_at = cut or "completion"
+
+    def cut_unit(self) -> str | None:
+        """The innermost unit the body is inside right now, or None at a clean unit boundary."""
+        if self.parser.held_bytes:
+            return "character"
+        line = getattr(self.parser, "pending_line", "")
+        if line and (self.framing == "sse" or line.strip()):  # NDJSON ignores blank lines
+            return "line"
+        if self.in_event():
+            return "event"
+        return None
+
+    # -- failures ----------------------------------------------------------------------------------------
+    def failed(self, exc: BoundaryError) -> None:
+        if isinstance(exc, LimitExceededError):
+            self.outcome = Outcome.LIMIT_EXCEEDED
+            limit, maximum = exc.limit, exc.maximum
+        else:  # StreamDecodeError, FramingError, and any other boundary error the parsers raise
+            self.outcome = Outcome.DECODE_ERROR
+            limit = maximum = None
+        message = str(exc) if isinstance(exc, StreamDecodeError) else exc.message
+        self.error = StreamError(
+            type(exc).__name__,
+            message,
+            offset=exc.offset,
+            event_index=self.stats.events if exc.event_index is None else exc.event_index,
+            line_index=exc.line_index,
+            limit=limit,
+            maximum=maximum,
+        )
+
+    def source_failed(self, exc: Exception) -> None:
+        """The chunk source raised: the body stopped where it was (truncated), with the error recorded."""
+        cut = self.cut_unit()
+        self.error = StreamError(type(exc).__name__, str(exc), offset=self.stats.bytes)
+        if self.terminal is not None and cut is None:
+            # Every byte up to a clean boundary after the service's own terminal arrived: what failed came
+            # after the answer, so the terminal's verdict stands (the error is kept in ``error``).
+            self.outcome = Outcome.COMPLETED if self.terminal.complete else Outcome.INCOMPLETE
+        else:
+            self.outcome = Outcome.TRUNCATED
+            self.truncated_at = cut or "completion"
+
+    # -- verdict -----------------------------------------------------------------------------------------
+    def result(self) -> StreamResult:
+        assert self.outcome is not None
+        s = self.stats
+        s.contract = dict(self.contract.counters)
+        if self.error is not None:
+            s.error_offset, s.error_event_index = self.error.offset, self.error.event_index
+        text = "".join(self.parts)
+        return StreamResult(
+            outcome=self.outcome,
+            text=text,
+            final_text=text if self.outcome is Outcome.COMPLETED else None,
+            finish_reason=self.finish_reason,
+            truncated_at=self.truncated_at,
+            error=self.error,
+            stats=s,
+            contract=self.contract.name,
+        )
+
+
+def _close_source(chunks: object) -> None:
+    close = getattr(chunks, "close", None)
+    if callable(close):
+        close()
+
+
+def stream_updates(
+    chunks: Iterable[bytes],
+    contract: str,
+    *,
+    cancel: Callable[[], bool] | Any = None,
+    activity: _Activity | None = None,
+    errors: str = "strict",
+    max_line_chars: int | None = DEFAULT_LIMITS["max_line_chars"],
+    max_event_chars: int | None = DEFAULT_LIMITS["max_event_chars"],
+    max_element_chars: int | None = DEFAULT_LIMITS["max_element_chars"],
+    max_events: int | None = DEFAULT_LIMITS["max_events"],
+    max_bytes_without_progress: int | None = DEFAULT_LIMITS["max_bytes_without_progress"],
+) -> Generator[Signal | StreamResult, None, None]:
+    """Run one stream through every layer, yielding live updates, then the :class:`StreamResult` last.
+
+    Updates are the contract's signals (:class:`TextDelta`, :class:`Stage`, :class:`Heartbeat`,
+    :class:`FinishReason`, :class:`Terminal`, :class:`ServiceError`, :class:`Unknown`) in stream order;
+    nothing is yielded for events after the terminal signal. The final item is always the result, yielded
+    after the source has been closed.
+
+    Cleanup guarantee: ``chunks.close()`` (if it exists) is called exactly once on every path: terminal
+    and end of body, service error, decode error, limit, source exception, ``cancel``, and the caller
+    closing this generator early (``break`` then ``close()``, a ``with contextlib.closing(...)`` block, or
+    garbage collection). ``cancel`` (a callable or a ``threading.Event``) is checked before every read.
+
+    ``activity``, if given, is told ``on_bytes(n)`` per read, ``on_event()`` per event or comment and
+    ``on_progress()`` per text delta, stage, finish reason or terminal (see :mod:`lesson_lib.activity`).
+
+    Limits (``None`` lifts one; defaults in :data:`DEFAULT_LIMITS`): ``max_line_chars`` (SSE and NDJSON
+    lines), ``max_event_chars`` (SSE event data), ``max_element_chars`` (JSON array element),
+    ``max_events``, ``max_bytes_without_progress`` (checked after each read, counted from the end of the
+    read that carried the last progress signal). ``errors="replace"`` decodes as a browser does.
+
+    Raises only for the caller's mistakes: an unknown contract name (``ValueError``) or a bad option.
+    """
+    limits = {
+        "max_line_chars": max_line_chars,
+        "max_event_chars": max_event_chars,
+        "max_element_chars": max_element_chars,
+        "max_events": max_events,
+        "max_bytes_without_progress": max_bytes_without_progress,
+    }
+    try:
+        cancelled = _cancel_check(cancel)
+        run = _Run(contract, errors, limits, activity)
+        yield from run.updates(chunks, cancelled)
+    finally:
+        _close_source(chunks)
+    yield run.result()
+
+
+def consume(chunks: Iterable[bytes], contract: str, **options: Any) -> StreamResult:
+    """Read the whole stream and return its :class:`StreamResult`. Never raises for what the stream
+    contains; closes the source exactly once. ``options`` are those of :func:`stream_updates`."""
+    result: StreamResult | None = None
+    for update in stream_updates(chunks, contract, **options):
+        if isinstance(update, StreamResult):
+            result = update
+    assert result is not None
+    return result

@@ -1,0 +1,451 @@
+"""What one service's stream means: the completion boundary.
+
+The layers below turn bytes into complete units: a Server-Sent :class:`~lesson_lib.sse.Event` (or
+:class:`~lesson_lib.sse.Comment`), an NDJSON value, a JSON array element. A *contract* says what each unit
+means for one service, as a list of small frozen *signals* (h11 style):
+
+=================  ==========================================================================
+``TextDelta``      a piece of the answer text
+``Stage``          a business stage changed (a block started, a tool call grew, usage arrived)
+``FinishReason``   the service named a finish reason, but the stream is not over yet
+``Terminal``       the service's own "done"; ``complete`` says whether the answer is whole
+``ServiceError``   the service reported an error in-band (after the 200 status)
+``Heartbeat``      a keep-alive: proof that the connection lives, not that the answer grows
+``Unknown``        a unit the contract does not know; tolerated and counted
+=================  ==========================================================================
+
+JSON is parsed here, from ``event.data``, and only once the event is complete: a data line cut in two
+never reaches a contract. Malformed JSON raises :class:`~lesson_lib.errors.FramingError`; a JSON value of
+an unexpected shape never raises (missing fields are simply absent).
+
+Contracts are small stateful objects, one per stream: ``get_contract(name)`` returns a fresh one.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, ClassVar
+
+from lesson_lib.errors import FramingError
+from lesson_lib.sse import Comment, Event
+
+__all__ = [
+    "CONTRACTS",
+    "AnthropicMessages",
+    "Contract",
+    "FinishReason",
+    "Gemini",
+    "GeminiJSONArray",
+    "Heartbeat",
+    "Ollama",
+    "OpenAIChat",
+    "OpenAIResponses",
+    "ServiceError",
+    "Signal",
+    "Stage",
+    "Terminal",
+    "TextDelta",
+    "Unknown",
+    "get_contract",
+]
+
+
+# --- signals ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TextDelta:
+    """A piece of the answer text, already decoded from JSON."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Stage:
+    """A business stage changed (e.g. ``message_start``, ``response.output_item.added``): progress."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class FinishReason:
+    """The service named a finish reason, but the stream is not over (more events may follow)."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class Terminal:
+    """The service's own end of the answer.
+
+    ``finish_reason`` is the service's word (``"stop"``, ``"max_tokens"``, ...), ``None`` if it gave none;
+    ``complete`` is true only for reasons that mean the answer is whole.
+    """
+
+    finish_reason: str | None
+    complete: bool
+
+
+@dataclass(frozen=True)
+class ServiceError:
+    """An error reported in-band by the service. ``error_type`` is its type or code, when it gave one."""
+
+    error_type: str | None
+    message: str
+
+
+@dataclass(frozen=True)
+class Heartbeat:
+    """A keep-alive (SSE comment, Anthropic ``ping``, Responses ``keepalive``): alive, not progressing."""
+
+    kind: str
+
+
+@dataclass(frozen=True)
+class Unknown:
+    """A unit this contract does not know. Tolerated: the stream goes on."""
+
+    kind: str
+
+
+Signal = TextDelta | Stage | FinishReason | Terminal | ServiceError | Heartbeat | Unknown
+
+
+# --- helpers ---------------------------------------------------------------------------------------
+
+
+def _loads(data: str) -> Any:
+    try:
+        return json.loads(data)
+    except json.JSONDecodeError as exc:  # its msg and pos name a place, never content
+        raise FramingError(f"event data is not valid JSON: {exc.msg} (char {exc.pos})") from None
+    except (ValueError, RecursionError) as exc:  # a number too long for int(), nesting too deep
+        raise FramingError(f"event data is not usable JSON ({type(exc).__name__})") from None
+
+
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+def _obj(value: Any) -> Mapping[str, Any]:
+    """``value`` if it is a JSON object, else an empty one: shape surprises never raise."""
+    return value if type(value) is dict else _EMPTY
+
+
+def _str_or_none(value: Any) -> str | None:
+    if value is None:
+        return None
+    return value if isinstance(value, str) else str(value)
+
+
+def _error_signal(error: Any, *type_keys: str) -> ServiceError:
+    """A ServiceError from an error object (first present key of ``type_keys``) or a bare string."""
+    if type(error) is not dict:
+        return ServiceError(None, _str_or_none(error) or "")
+    error_type = next((_str_or_none(error[k]) for k in type_keys if error.get(k) is not None), None)
+    return ServiceError(error_type, _str_or_none(error.get("message")) or "")
+
+
+# --- contracts -------------------------------------------------------------------------------------
+
+
+class Contract:
+    """Base class. Subclasses set ``name``, ``framing``, ``complete_reasons`` and implement ``interpret``.
+
+    ``counters`` holds per-stream anomaly counts (never content) that ``consume`` copies into its stats.
+    """
+
+    name: ClassVar[str]
+    framing: ClassVar[str]  # "sse", "ndjson" or "json-array"
+    complete_reasons: ClassVar[frozenset[str]]
+
+    def __init__(self) -> None:
+        self.counters: dict[str, int] = {}
+
+    def _count(self, key: str) -> None:
+        self.counters[key] = self.counters.get(key, 0) + 1
+
+    def terminal(self, reason: str | None) -> Terminal:
+        """The Terminal signal for ``reason``: complete only for this service's whole-answer reasons."""
+        return Terminal(reason, reason in self.complete_reasons)
+
+    def interpret(self, item: Any) -> list[Signal]:
+        """The signals carried by one complete unit (an Event, a Comment or a parsed JSON value)."""
+        raise NotImplementedError
+
+    def end(self) -> list[Signal]:
+        """Signals implied by a clean end of the framing; only Gemini, which has no terminal event, has any.
+
+        ``consume`` calls this only when the body ended cleanly (no held bytes, no unfinished line or event,
+        and for a JSON array its closing ``]``).
+        """
+        return []
+
+
+class _SSEContract(Contract):
+    framing = "sse"
+
+    def interpret(self, item: Any) -> list[Signal]:
+        if isinstance(item, Comment):
+            return [Heartbeat("comment")]
+        if not isinstance(item, Event):
+            raise TypeError(f"{self.name} expects sse.Event or sse.Comment, got {type(item).__name__}")
+        return self.interpret_event(item)
+
+    def interpret_event(self, event: Event) -> list[Signal]:
+        raise NotImplementedError
+
+
+class OpenAIChat(_SSEContract):
+    """OpenAI Chat Completions: ``data:`` chunks, then the literal ``data: [DONE]`` (not JSON).
+
+    Text is ``delta.content`` of choice 0; its ``finish_reason`` arrives on a chunk before ``[DONE]``.
+    Only ``[DONE]`` is terminal. A top-level ``error`` object is a service error (no ``[DONE]`` follows).
+    """
+
+    name = "openai-chat"
+    complete_reasons = frozenset({"stop", "tool_calls", "function_call"})
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.finish_reason: str | None = None
+
+    def interpret_event(self, event: Event) -> list[Signal]:
+        if event.data == "[DONE]":
+            return [self.terminal(self.finish_reason)]
+        chunk = _obj(_loads(event.data))
+        if chunk.get("error") is not None:
+            return [_error_signal(chunk["error"], "type", "code")]
+        choices = chunk.get("choices")
+        if not isinstance(choices, list):
+            return [Unknown("no-choices")] if "usage" not in chunk else [Stage("usage")]
+        signals: list[Signal] = []
+        for choice in map(_obj, choices):
+            if choice.get("index", 0) != 0:  # n > 1: the lessons follow choice 0 only
+                self._count("other_choices")
+                continue
+            delta = _obj(choice.get("delta"))
+            if delta.get("role") is not None:
+                signals.append(Stage("role"))
+            content = delta.get("content")
+            if isinstance(content, str) and content:
+                signals.append(TextDelta(content))
+            if delta.get("tool_calls") or delta.get("function_call"):
+                signals.append(Stage("tool_call_delta"))
+            reason = choice.get("finish_reason")
+            if reason is not None:
+                self.finish_reason = _str_or_none(reason)
+                signals.append(FinishReason(self.finish_reason or ""))
+        if not choices and chunk.get("usage") is not None:
+            signals.append(Stage("usage"))
+        return signals
+
+
+class OpenAIResponses(_SSEContract):
+    """OpenAI Responses: typed events with a strictly increasing ``sequence_number``; no ``[DONE]``.
+
+    Terminal: ``response.completed`` (whole), ``response.incomplete`` (cut, reason from
+    ``incomplete_details.reason``); ``response.failed`` and ``error`` (flat or nested shape) are service
+    errors. ``keepalive`` is a heartbeat. A non-increasing sequence number is counted, not fatal.
+    """
+
+    name = "openai-responses"
+    complete_reasons: ClassVar[frozenset[str]] = frozenset()  # completion is the event, not a reason
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.last_sequence_number: int | None = None
+
+    def _check_sequence(self, payload: Mapping[str, Any]) -> None:
+        seq = payload.get("sequence_number")
+        if not isinstance(seq, int) or isinstance(seq, bool):
+            return
+        if self.last_sequence_number is not None and seq <= self.last_sequence_number:
+            self._count("sequence_not_increasing")
+        self.last_sequence_number = seq
+
+    def interpret_event(self, event: Event) -> list[Signal]:
+        payload = _obj(_loads(event.data))
+        self._check_sequence(payload)
+        kind = _str_or_none(payload.get("type")) or event.type
+        if kind == "response.output_text.delta":
+            delta = payload.get("delta")
+            return [TextDelta(delta)] if isinstance(delta, str) and delta else []
+        response = _obj(payload.get("response"))
+        if kind == "response.completed":
+            # The only whole-answer terminal; Responses names no finish reason for it.
+            return [Terminal(None, True)]
+        if kind == "response.incomplete":
+            reason = _str_or_none(_obj(response.get("incomplete_details")).get("reason"))
+            return [Terminal(reason, False)]
+        if kind == "response.failed":
+            return [_error_signal(response.get("error"), "code", "type")]
+        if kind == "error":
+            if type(payload.get("error")) is dict:  # observed nested shape
+                return [_error_signal(payload["error"], "type", "code")]
+            return [_error_signal(payload, "code")]  # documented flat shape
+        if kind == "keepalive":
+            return [Heartbeat("keepalive")]
+        if kind.startswith("response."):
+            return [Stage(kind)]
+        return [Unknown(kind)]
+
+
+class AnthropicMessages(_SSEContract):
+    """Anthropic Messages: ``message_start`` ... ``message_delta`` (``stop_reason``) then ``message_stop``.
+
+    Only ``text_delta`` deltas are answer text; other delta types (tool input JSON, thinking) are stages.
+    ``ping`` is a heartbeat; unknown event types are tolerated, as the API asks of clients.
+    """
+
+    name = "anthropic-messages"
+    complete_reasons = frozenset({"end_turn", "stop_sequence", "tool_use"})
+    _STAGES = frozenset({"message_start", "content_block_start", "content_block_stop"})
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stop_reason: str | None = None
+
+    def interpret_event(self, event: Event) -> list[Signal]:
+        payload = _obj(_loads(event.data))
+        kind = _str_or_none(payload.get("type")) or event.type
+        if kind == "content_block_delta":
+            delta = _obj(payload.get("delta"))
+            delta_type = _str_or_none(delta.get("type")) or "delta"
+            if delta_type == "text_delta":
+                text = delta.get("text")
+                return [TextDelta(text)] if isinstance(text, str) and text else []
+            return [Stage(delta_type)]
+        if kind in self._STAGES:
+            return [Stage(kind)]
+        if kind == "message_delta":
+            signals: list[Signal] = [Stage(kind)]
+            reason = _obj(payload.get("delta")).get("stop_reason")
+            if reason is not None:
+                self.stop_reason = _str_or_none(reason)
+                signals.append(FinishReason(self.stop_reason or ""))
+            return signals
+        if kind == "message_stop":
+            return [self.terminal(self.stop_reason)]
+        if kind == "ping":
+            return [Heartbeat("ping")]
+        if kind == "error":
+            return [_error_signal(payload.get("error"), "type")]
+        return [Unknown(kind)]
+
+
+class _GeminiBase(Contract):
+    """Gemini chunks (``GenerateContentResponse``), shared by the SSE and JSON-array framings.
+
+    Text is ``candidates[0].content.parts[*].text`` without thought parts. There is no terminal event: the
+    answer is complete when the LAST chunk carried a ``finishReason`` and the framing ended cleanly. Older
+    models put ``STOP`` on every chunk, so a reason is only a :class:`FinishReason` until the end.
+    """
+
+    complete_reasons = frozenset({"STOP"})
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.last_chunk_reason: str | None = None
+
+    def interpret_chunk(self, chunk: Any) -> list[Signal]:
+        if type(chunk) is not dict:
+            self.last_chunk_reason = None
+            return [Unknown(type(chunk).__name__)]
+        if chunk.get("error") is not None:
+            return [_error_signal(chunk["error"], "status", "code")]
+        signals: list[Signal] = []
+        candidates = chunk.get("candidates")
+        first = _obj(candidates[0]) if isinstance(candidates, list) and candidates else {}
+        parts = _obj(first.get("content")).get("parts")
+        for part in map(_obj, parts if isinstance(parts, list) else []):
+            if part.get("thought") is True:
+                signals.append(Stage("thought"))
+            elif isinstance(part.get("text"), str):
+                if part["text"]:
+                    signals.append(TextDelta(part["text"]))
+            elif part:
+                signals.append(Stage(next(iter(part))))  # functionCall, executableCode, ...
+        # A prompt blocked before any candidate names its reason in promptFeedback instead.
+        reason = first.get("finishReason") or _obj(chunk.get("promptFeedback")).get("blockReason")
+        self.last_chunk_reason = _str_or_none(reason)
+        if self.last_chunk_reason is not None:
+            signals.append(FinishReason(self.last_chunk_reason))
+        return signals
+
+    def end(self) -> list[Signal]:
+        if self.last_chunk_reason is None:
+            return []
+        return [self.terminal(self.last_chunk_reason)]
+
+
+class Gemini(_GeminiBase, _SSEContract):
+    """Gemini ``streamGenerateContent?alt=sse``: ``data:`` lines, each one JSON chunk."""
+
+    name = "gemini"
+    framing = "sse"
+
+    def interpret_event(self, event: Event) -> list[Signal]:
+        return self.interpret_chunk(_loads(event.data))
+
+
+class GeminiJSONArray(_GeminiBase):
+    """Gemini ``streamGenerateContent`` without ``alt``: one growing JSON array; its ``]`` ends the body."""
+
+    name = "gemini-json-array"
+    framing = "json-array"
+
+    def interpret(self, item: Any) -> list[Signal]:
+        return self.interpret_chunk(item)
+
+
+class Ollama(Contract):
+    """Ollama ``/api/chat`` and ``/api/generate``: NDJSON objects, the last with ``"done": true``.
+
+    Text is ``message.content`` (chat) or ``response`` (generate); ``done_reason`` ``"stop"`` is whole,
+    anything else (``"length"``, ``"load"``, missing) is cut. ``{"error": "..."}`` is a service error.
+    """
+
+    name = "ollama"
+    framing = "ndjson"
+    complete_reasons = frozenset({"stop"})
+
+    def interpret(self, item: Any) -> list[Signal]:
+        if type(item) is not dict:
+            return [Unknown(type(item).__name__)]
+        if item.get("error") is not None:
+            return [_error_signal(item["error"], "type")]
+        signals: list[Signal] = []
+        message = _obj(item.get("message"))
+        text = message.get("content", item.get("response"))
+        if isinstance(text, str) and text:
+            signals.append(TextDelta(text))
+        if message.get("thinking") or item.get("thinking"):
+            signals.append(Stage("thinking"))
+        if message.get("tool_calls"):
+            signals.append(Stage("tool_calls"))
+        if item.get("done") is True:
+            signals.append(self.terminal(_str_or_none(item.get("done_reason"))))
+        elif not signals and "message" not in item and "response" not in item:
+            signals.append(Unknown("object"))
+        return signals
+
+
+CONTRACTS: dict[str, type[Contract]] = {
+    cls.name: cls for cls in (OpenAIChat, OpenAIResponses, AnthropicMessages, Gemini, GeminiJSONArray, Ollama)
+}
+
+
+def get_contract(name: str) -> Contract:
+    """A fresh contract object for ``name`` (a key of :data:`CONTRACTS`); each stream needs its own.
+
+    Raises ``ValueError`` naming the known contracts if ``name`` is not one of them.
+    """
+    try:
+        cls = CONTRACTS[name]
+    except (KeyError, TypeError):
+        known = ", ".join(sorted(CONTRACTS))
+        raise ValueError(f"unknown contract {name!r}; known contracts: {known}") from None
+    return cls()
