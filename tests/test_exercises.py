@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from lesson_lib import LineSplitter, SSEParser, parse_sse
+from lesson_lib import LineSplitter, Outcome, SSEParser, consume, parse_sse, stream_updates
+from lesson_lib.activity import Watchdog
+from lesson_lib.captures import load
 from lesson_lib.chunking import two_piece_splits
 from lesson_lib.decoding import IncrementalUTF8Decoder, naive_decode
 from lesson_lib.exercises import QUESTIONS, _load_all, check, question, questions
@@ -29,6 +31,45 @@ def _last_event_id(body: bytes) -> str:
     parser = SSEParser()
     parser.feed(body)
     return parser.last_event_id
+
+
+def _gemini_cut_between_events_passes() -> bool:
+    capture = load("gemini/completed_stop_every_chunk")
+    boundary = capture.body.rindex(b"\r\n\r\n", 0, len(capture.body) - 4) + 4  # before the last event
+    return consume([capture.body[:boundary]], "gemini").outcome is Outcome.COMPLETED
+
+
+def _first_idle_limit_with_a_byte_per_second() -> str:
+    now = [0.0]
+    dog = Watchdog(byte_idle=30, event_idle=60, progress_idle=120, clock=lambda: now[0])
+    while dog.check() is None:
+        now[0] += 1
+        dog.on_bytes(1)
+    return dog.check().limit
+
+
+def _ping_moves_progress() -> bool:
+    now = [0.0]
+    dog = Watchdog(clock=lambda: now[0])
+    now[0] = 5.0
+    dog.on_heartbeat(16)
+    return dog.last_progress == 5.0
+
+
+def _closes_after_early_break() -> int:
+    class Source:
+        closes = 0
+
+        def __iter__(self):
+            yield from [b"data: {}\n\n"] * 3
+
+        def close(self):
+            Source.closes += 1
+
+    updates = stream_updates(Source(), "openai-chat")
+    next(updates)
+    updates.close()
+    return Source.closes
 
 
 def _pending_after(*pieces: str) -> str:
@@ -57,6 +98,36 @@ ANSWERS = {
     "03.id": {"7": "A", "": "B"}[_last_event_id(b"id: 7\ndata: a\n\nid\ndata: b\n\n")],
     "03.json_when": "C",
     "03.framing": "B",
+    "00.held_layer": "B",
+    "00.closed_socket": consume([load("openai-chat/truncated_clean_boundary").body], "openai-chat").outcome
+    is Outcome.COMPLETED,
+    "00.openai_done": parse_sse([load("openai-chat/completed").body])[-1].data,
+    "04.done_owner": {"openai-chat": "A", "openai-responses": "B", "anthropic-messages": "C", "gemini": "D"}[
+        next(
+            c
+            for c in ("openai-chat", "openai-responses", "anthropic-messages", "gemini")
+            if b"[DONE]" in load(f"{c}/completed").body
+        )
+    ],
+    "04.clean_eof": str(
+        consume([load("anthropic-messages/truncated_clean_boundary").body], "anthropic-messages").outcome
+    ),
+    "04.length": str(consume([load("openai-chat/incomplete").body], "openai-chat").outcome),
+    "04.anthropic_terminal": parse_sse([load("anthropic-messages/completed").body])[-1].type,
+    "04.gemini_cut": not _gemini_cut_between_events_passes(),
+    "05.ping_progress": _ping_moves_progress(),
+    "05.which_clock": {"byte_idle": "A", "event_idle": "B", "progress_idle": "C"}[
+        _first_idle_limit_with_a_byte_per_second()
+    ],
+    "05.limit": "C"
+    if consume([load("openai-chat/completed").body], "openai-chat", max_line_chars=10).outcome
+    is Outcome.LIMIT_EXCEEDED
+    else "A",
+    "05.closes": _closes_after_early_break(),
+    "07.splits": len(list(two_piece_splits(b"0123456789"))),
+    "07.every_boundary": "C",
+    "07.reference": "A",
+    "07.proof": False,
 }
 
 
@@ -78,6 +149,9 @@ def test_the_true_answer_is_accepted(key):
 def test_wrong_answers_get_a_hint_not_the_answer(key):
     q = question(key)
     wrong = {"int": 999, "word": "no idea", "choice": "Z", "choices": ["Z"], "ints": [999], "bool": "maybe"}
+    if q.kind == "bool":
+        assert not check(key, "maybe").correct  # not a yes/no answer: told so, never taken as False
+        wrong["bool"] = not ANSWERS[key]
     for answer in (wrong[q.kind], *q.hints):
         if q.kind in {"ints", "choices"} and isinstance(answer, str):
             answer = answer.split(",") if answer else []
@@ -92,7 +166,10 @@ def test_an_unanswered_question_says_what_to_do():
 
 
 def test_lessons_have_three_to_five_questions():
-    for lesson in ("01", "02", "03"):
+    _load_all()
+    lessons = {key.split(".")[0] for key in QUESTIONS}
+    assert lessons >= {"00", "01", "02", "03", "04", "05", "07"}
+    for lesson in lessons:
         assert 3 <= len(questions(lesson)) <= 5
 
 

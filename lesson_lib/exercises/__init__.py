@@ -18,14 +18,27 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-#: How an answer is put in normal form before it is compared, by question kind.
+
+def _bool(answer: Any) -> str:
+    if isinstance(answer, bool):
+        return str(answer)
+    word = str(answer).strip().casefold()
+    if word in {"true", "yes"}:
+        return "True"
+    if word in {"false", "no"}:
+        return "False"
+    raise ValueError(f"not a yes/no answer: {answer!r}")
+
+
+#: How an answer is put in normal form before it is compared, by question kind. A form that does not fit
+#: raises ``ValueError`` and the learner is told what kind of answer the question wants.
 NORMALISE: dict[str, Callable[[Any], str]] = {
     "int": lambda a: str(int(a)),
     "word": lambda a: " ".join(str(a).split()).casefold(),
     "choice": lambda a: str(a).strip().upper(),
     "choices": lambda a: ",".join(sorted({str(x).strip().upper() for x in a})),
     "ints": lambda a: ",".join(str(x) for x in sorted({int(x) for x in a})),
-    "bool": lambda a: str(a if isinstance(a, bool) else str(a).strip().casefold() in {"true", "yes"}),
+    "bool": _bool,
 }
 
 
