@@ -398,29 +398,16 @@ class _Run:
 
     def sample_pending(self) -> None:
         s = self.stats
-        held = len(self.parser.held_bytes)
-        line = self.pending_line_chars()
-        event = self.pending_event_chars()
-        s.max_held_bytes = max(s.max_held_bytes, held)
-        s.max_pending_line_chars = max(s.max_pending_line_chars, line)
-        s.max_pending_event_chars = max(s.max_pending_event_chars, event)
+        held, line, event, in_event = self.parser.pending_sizes()
+        if held > s.max_held_bytes:
+            s.max_held_bytes = held
+        if line > s.max_pending_line_chars:
+            s.max_pending_line_chars = line
+        if event > s.max_pending_event_chars:
+            s.max_pending_event_chars = event
         s.reads_ending_mid_character += held > 0
         s.reads_ending_mid_line += line > 0
-        s.reads_ending_mid_event += self.in_event()
-
-    def pending_line_chars(self) -> int:
-        if self.framing == "json-array":
-            return 0  # no line layer: whitespace and newlines are free inside the array
-        count = getattr(self.parser, "pending_line_chars", None)  # O(1) where the parser offers it
-        return count if isinstance(count, int) else len(self.parser.pending_line)
-
-    def pending_event_chars(self) -> int:
-        if self.framing == "json-array":
-            return int(self.parser.pending_element_chars)
-        if self.framing == "sse" and self.parser.has_pending_event:
-            count = getattr(self.parser, "pending_event_chars", None)
-            return count if isinstance(count, int) else sum(map(len, self.parser.pending_data))
-        return 0  # NDJSON: a value is one line
+        s.reads_ending_mid_event += in_event
 
     def in_event(self) -> bool:
         if self.framing == "sse":

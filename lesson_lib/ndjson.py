@@ -245,6 +245,11 @@ class NDJSONParser(_JSONTextParser):
         text, base, index = self._origin
         return base + utf8_length(text[:index])
 
+    def pending_sizes(self) -> tuple[int, int, int, bool]:
+        """Every layer's pending size at once, in constant time: (held bytes, unfinished line, pending
+        value, inside a value). A value is one line, so the last two are always 0 and False."""
+        return len(self._decoder.held_bytes), self._lines.pending_chars, 0, False
+
     @property
     def lines_in(self) -> int:
         """How many complete lines (LF seen) have arrived, blank ones included."""
@@ -438,6 +443,11 @@ class JSONArrayParser(_JSONTextParser):
     def pending_element_chars(self) -> int:
         """Characters of the unfinished element received so far."""
         return self._pending
+
+    def pending_sizes(self) -> tuple[int, int, int, bool]:
+        """Every layer's pending size at once, in constant time: (held bytes, unfinished line, pending
+        element, inside an element). There is no line layer here: whitespace is free inside the array."""
+        return len(self._decoder.held_bytes), 0, self._pending, self._kind != _NONE
 
     @property
     def pending_element(self) -> str:

@@ -150,7 +150,10 @@ class SSEParser:
     @property
     def held_bytes(self) -> bytes:
         """Character layer: the 0-3 bytes of an unfinished UTF-8 character (constant time)."""
-        tail = self._decoder.held_bytes + bytes(self._raw[-3:])
+        raw = self._raw
+        if not (self._decoder.held_bytes or (raw and raw[-1] >= 0x80)):
+            return b""  # the last byte is ASCII (or nothing waits): no character is unfinished
+        tail = self._decoder.held_bytes + bytes(raw[-3:])
         return tail[len(tail) - incomplete_tail_length(tail) :]
 
     @property
@@ -172,10 +175,20 @@ class SSEParser:
         """Event layer: characters in the pending event's data (what ``max_event_chars`` bounds)."""
         return max(self._data_chars - 1, 0)
 
+    def pending_sizes(self) -> tuple[int, int, int, bool]:
+        """Every layer's pending size at once, in constant time, for per-read statistics: (held bytes,
+        unfinished line as in :attr:`pending_line_chars`, pending event data, inside an event)."""
+        return (
+            len(self.held_bytes),
+            self._lines.pending_chars + len(self._decoder.held_bytes) + len(self._raw),
+            max(self._data_chars - 1, 0),
+            self._fields_pending,
+        )
+
     @property
     def after_cr(self) -> bool:
-        """Line layer: the last character was a CR, so an LF arriving next is part of the same ending."""
-        return self._lines.after_cr and not self._raw
+        """Line layer: the last byte was a CR, so an LF arriving next is part of the same ending."""
+        return self._lines.after_cr and not self._raw and not self._decoder.held_bytes
 
     @property
     def pending_data(self) -> list[str]:
