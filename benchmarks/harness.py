@@ -1,0 +1,134 @@
+"""Timing, fitting and the machine description: the small tools every benchmark shares.
+
+The machine running the benchmark is shared (other jobs, 2 cores), so a measurement is the median of
+several runs, and conclusions are drawn from ratios measured in the same run, never from one timing.
+"""
+
+from __future__ import annotations
+
+import gc
+import math
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Timing:
+    """``repeats`` wall-clock timings of the same work, in seconds."""
+
+    runs: tuple[float, ...]
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.runs)
+
+    @property
+    def spread(self) -> float:
+        """(max - min) / median: how noisy this measurement was."""
+        return (max(self.runs) - min(self.runs)) / self.median if self.median else 0.0
+
+
+def measure(work: Callable[[], object], repeats: int = 5, warmup: int = 0) -> Timing:
+    """Run ``work()`` ``warmup`` times untimed, then ``repeats`` times timed with ``time.perf_counter``.
+
+    The garbage collector is collected before and disabled during each run, so a collection triggered by
+    earlier allocations is not charged to this one.
+    """
+    if repeats < 1:
+        raise ValueError(f"repeats must be at least 1, got {repeats}")
+    for _ in range(warmup):
+        work()
+    runs = []
+    for _ in range(repeats):
+        gc.collect()
+        gc.disable()
+        try:
+            start = time.perf_counter()
+            work()
+            runs.append(time.perf_counter() - start)
+        finally:
+            gc.enable()
+    return Timing(tuple(runs))
+
+
+def ns_per_byte(seconds: float, size: int) -> float:
+    return seconds * 1e9 / size
+
+
+def fit_exponent(sizes: Sequence[float], seconds: Sequence[float]) -> float:
+    """Least-squares slope of log(time) against log(size): ``k`` in ``time ∝ size**k``."""
+    if len(sizes) != len(seconds) or len(sizes) < 2:
+        raise ValueError("need at least two (size, time) points")
+    xs = [math.log(s) for s in sizes]
+    ys = [math.log(t) for t in seconds]
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sum((x - mx) ** 2 for x in xs)
+
+
+def cpu_model() -> str:
+    """The CPU's marketing name, from /proc/cpuinfo on Linux, else what ``platform`` knows."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine() or "unknown"
+
+
+def lesson_lib_version() -> str:
+    """The commit measured, and whether lesson_lib had uncommitted changes (other people edit it)."""
+    root = Path(__file__).resolve().parent.parent
+    try:
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--", "lesson_lib"], cwd=root, capture_output=True, text=True
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown (not a git checkout)"
+    return f"git {commit}" + (" with uncommitted changes in lesson_lib/" if dirty else "")
+
+
+def environment() -> dict[str, str]:
+    """What the numbers depend on, printed at the top of every result."""
+    env = {
+        "Python": f"{platform.python_implementation()} {sys.version.split()[0]}",
+        "Platform": platform.platform(),
+        "CPU": f"{cpu_model()} ({os.cpu_count()} logical cores)",
+    }
+    env["lesson_lib"] = lesson_lib_version()
+    if hasattr(os, "getloadavg"):  # how busy the machine was when the run started
+        env["Load average"] = " / ".join(f"{load:.2f}" for load in os.getloadavg()) + " (1 / 5 / 15 min)"
+    return env
+
+
+def human_bytes(size: float) -> str:
+    """``65536`` -> ``64 KiB``; ``4194304`` -> ``4 MiB`` (binary units, as the sizes are chosen)."""
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if abs(size) < 1024 or unit == "GiB":
+            return f"{size:g} {unit}" if unit == "B" else f"{size:.3g} {unit}"
+        size /= 1024
+    raise AssertionError("unreachable")
+
+
+def measure_interleaved(works: dict[str, Callable[[], object]], repeats: int = 5) -> dict[str, Timing]:
+    """Time several pieces of work round-robin: run 1 of each, then run 2 of each, and so on.
+
+    When the machine slows down or speeds up halfway (another job starts), every piece of work sees
+    the same conditions, so the ratios between them stay meaningful.
+    """
+    runs: dict[str, list[float]] = {name: [] for name in works}
+    for _ in range(repeats):
+        for name, work in works.items():
+            runs[name].extend(measure(work, repeats=1).runs)
+    return {name: Timing(tuple(times)) for name, times in runs.items()}
