@@ -1,0 +1,896 @@
+"""Explorers for the notebooks: ipywidgets 8 views built on the layers and on :mod:`lesson_lib.viz`.
+
+Every explorer is an :class:`ipywidgets.VBox`, so it displays itself and composes with other widgets. Its
+whole state lives in widget values (an :class:`ipywidgets.Image` holding PNG bytes, :class:`ipywidgets.HTML`
+holding the texts), never in printed output, so a notebook saved with its widget state shows the initial
+picture, and a static reader (GitHub, nbviewer) that cannot run widgets still gets the ``text/plain``
+description: every explorer's ``repr`` says what it shows, without memory addresses, and
+``_repr_mimebundle_`` returns that repr in full next to the widget view.
+
+No layer is re-implemented here: the decoding comes from :mod:`lesson_lib.decoding`, the states from the
+parsers' own inspection properties (:func:`lesson_lib.viz.sse_layer_rows`,
+:func:`lesson_lib.viz.line_layer_rows`), and outcomes from :func:`lesson_lib.completion.consume`.
+"""
+
+from __future__ import annotations
+
+import html
+import itertools
+import json
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import ipywidgets as W
+
+from . import viz
+from .chunking import split_at
+from .decoding import decode_each_chunk, incremental_decode
+
+__all__ = [
+    "CompletionExplorer",
+    "CutExplorer",
+    "EventExplorer",
+    "LayerInspector",
+    "LineExplorer",
+    "format_cuts",
+    "parse_cuts",
+]
+
+
+# -- cuts as code ----------------------------------------------------------------------------------------
+def format_cuts(cuts: Iterable[int]) -> str:
+    """The cuts as a line of Python a learner can paste: ``cuts=3,7``, ``cuts=4,`` or ``cuts=()``."""
+    cuts = sorted(set(cuts))
+    if not cuts:
+        return "cuts=()"
+    return "cuts=" + ",".join(map(str, cuts)) + ("," if len(cuts) == 1 else "")
+
+
+_CUTS_CODE = re.compile(r"^\s*(?:cuts\s*=\s*)?[\(\[]?\s*((?:\d+\s*[,\s]\s*)*\d*)\s*,?\s*[\)\]]?\s*$")
+
+
+def parse_cuts(code: str) -> list[int]:
+    """Read cuts back from :func:`format_cuts` output or a list: ``"cuts=3,7"``, ``"3 7"``, ``"[3, 7]"``."""
+    match = _CUTS_CODE.match(code)
+    if not match:
+        raise ValueError(f"not a list of cuts: {code!r} (write e.g. cuts=3,7)")
+    return sorted({int(n) for n in re.findall(r"\d+", match.group(1))})
+
+
+# -- text helpers ----------------------------------------------------------------------------------------
+def _plain(text: str, quoted: bool = False) -> str:
+    """Text for a plain-text repr: controls and U+FFFD escaped, everything else as itself.
+
+    ``quoted``: the text goes between single quotes, so quotes and backslashes are escaped too.
+    """
+    out = []
+    for ch in text:
+        if ch == "\ufffd":
+            out.append("\\ufffd")
+        elif ch in "\r\n\t":
+            out.append({"\r": "\\r", "\n": "\\n", "\t": "\\t"}[ch])
+        elif quoted and ch in "\\'":
+            out.append("\\" + ch)
+        elif "\udc80" <= ch <= "\udcff":
+            out.append(f"\\x{ord(ch) - 0xDC00:02x}")
+        elif unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp", "Cs"):
+            out.append(f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _excerpt(text: str, focus: int | None = None, width: int = 36) -> str:
+    """A quoted excerpt of ``text`` for a repr, around ``focus`` when the start would not show it."""
+    if len(text) <= width:
+        return f"'{_plain(text, True)}'"
+    start = 0 if focus is None or focus < width - 8 else focus - 8
+    piece = text[start : start + width]
+    return ("'..." if start else "'") + _plain(piece, True) + ("...'" if start + width < len(text) else "'")
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def _html_text(text: str, mark: int | None = None) -> str:
+    """Text as HTML: escaped, U+FFFD in red, controls shown as escapes, character ``mark`` in <mark>."""
+    out = []
+    for index, ch in enumerate(text):
+        if ch == "\ufffd":
+            piece = '<span style="color:#e03131;font-weight:bold">\ufffd</span>'
+        elif ch in "\r\n\t":
+            piece = '<span style="color:#868e96">' + {"\r": "\\r", "\n": "\\n", "\t": "\\t"}[ch] + "</span>"
+        elif unicodedata.category(ch) in ("Cc", "Cs"):
+            piece = f'<span style="color:#868e96">{html.escape(_plain(ch))}</span>'
+        else:
+            piece = html.escape(ch)
+        out.append(f"<mark>{piece}</mark>" if index == mark else piece)
+    return "".join(out)
+
+
+def _first_difference(a: str, b: str) -> int | None:
+    for index, (x, y) in enumerate(zip(a, b, strict=False)):
+        if x != y:
+            return index
+    return None if len(a) == len(b) else min(len(a), len(b))
+
+
+def _as_bytes(data: bytes | str) -> bytes:
+    if isinstance(data, str):
+        return data.encode("utf-8")
+    return bytes(data)
+
+
+_MIME_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+class _Explorer(W.VBox):
+    """Shared plumbing: the full repr as ``text/plain`` next to the widget view."""
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        # ipywidgets' own version cuts text/plain at 110 characters; a static reader needs all of it.
+        bundle: dict[str, Any] = {"text/plain": repr(self)}
+        if self._view_name is not None and self.comm is not None:
+            bundle[_MIME_VIEW] = {"version_major": 2, "version_minor": 0, "model_id": self._model_id}
+        return bundle
+
+
+# -- cut controls ----------------------------------------------------------------------------------------
+class CutControls(W.VBox):
+    """A slider per cut (drag to move it), a remove button per cut, "add cut", and the cuts as code.
+
+    ``on_change()`` is called once after every change, whichever control made it.
+    """
+
+    def __init__(self, length: int, cuts: Iterable[int] = (), on_change=None) -> None:
+        self.length = length
+        self._on_change = on_change
+        self._quiet = False
+        self.sliders: list[W.IntSlider] = []
+        self._rows = W.VBox()
+        self.add_button = W.Button(description="add cut", icon="plus", tooltip="cut the longest read in two")
+        self.add_button.on_click(lambda _: self.add_cut())
+        self.code_text = W.Text(
+            description="code",
+            continuous_update=False,
+            layout=W.Layout(width="22em"),
+            tooltip="the cuts as Python; edit and press Enter",
+        )
+        self.code_text.observe(self._on_code, names="value")
+        self.message = W.HTML()
+        super().__init__(children=[self._rows, W.HBox([self.add_button, self.code_text, self.message])])
+        self._set(cuts, notify=False)
+
+    @property
+    def cuts(self) -> list[int]:
+        return sorted({s.value for s in self.sliders})
+
+    @cuts.setter
+    def cuts(self, cuts: Iterable[int] | str) -> None:
+        self._set(cuts)
+
+    def _set(self, cuts: Iterable[int] | str, notify: bool = True) -> None:
+        cuts = parse_cuts(cuts) if isinstance(cuts, str) else sorted(set(cuts))
+        for cut in cuts:
+            if not 0 < cut < self.length:
+                raise ValueError(f"cut {cut} is outside 0 < cut < {self.length}")
+        self._quiet = True
+        try:
+            if len(cuts) != len(self.sliders):
+                self.sliders = [self._slider(cut) for cut in cuts]
+                self._rows.children = [self._row(slider) for slider in self.sliders]
+            else:
+                for slider, cut in zip(self.sliders, cuts, strict=True):
+                    slider.value = cut
+            self._sync_code()
+        finally:
+            self._quiet = False
+        if notify:
+            self._notify()
+
+    def _slider(self, cut: int) -> W.IntSlider:
+        slider = W.IntSlider(
+            value=cut,
+            min=1,
+            max=max(1, self.length - 1),
+            description="cut at byte",
+            continuous_update=True,
+            style={"description_width": "initial"},
+            layout=W.Layout(width="32em"),
+        )
+        slider.observe(self._on_slider, names="value")
+        return slider
+
+    def _row(self, slider: W.IntSlider) -> W.HBox:
+        remove = W.Button(description="remove cut", icon="times", layout=W.Layout(width="9em"))
+        remove.on_click(lambda _: self.remove_cut(slider))
+        return W.HBox([slider, remove])
+
+    def add_cut(self) -> int | None:
+        """Cut the longest read in two at its middle; return the new cut (``None`` if none is left)."""
+        cuts = self.cuts
+        bounds = [0, *cuts, self.length]
+        start, end = max(itertools.pairwise(bounds), key=lambda p: (p[1] - p[0], -p[0]))
+        if end - start < 2:
+            return None
+        new = (start + end) // 2
+        self._set([*cuts, new])
+        return new
+
+    def remove_cut(self, slider: W.IntSlider) -> None:
+        remaining = [s.value for s in self.sliders if s is not slider]
+        self._set(remaining)
+
+    def _on_slider(self, change) -> None:
+        if not self._quiet:
+            self._sync_code()
+            self._notify()
+
+    def _on_code(self, change) -> None:
+        if self._quiet:
+            return
+        try:
+            self._set(change["new"])
+        except ValueError as exc:
+            self.message.value = f'<span style="color:#e03131">{html.escape(str(exc))}</span>'
+        else:
+            self.message.value = ""
+
+    def _sync_code(self) -> None:
+        quiet, self._quiet = self._quiet, True
+        try:
+            self.code_text.value = format_cuts(self.cuts)
+            self.add_button.disabled = self.length < 2 or len(self.cuts) >= self.length - 1
+        finally:
+            self._quiet = quiet
+
+    def _notify(self) -> None:
+        if self._on_change is not None:
+            self._on_change()
+
+
+def _image(png: bytes) -> W.Image:
+    return W.Image(value=png, format="png", layout=W.Layout(max_width="100%", height="auto"))
+
+
+# -- the character boundary ------------------------------------------------------------------------------
+class CutExplorer(_Explorer):
+    """Cut a text's bytes into reads and compare decoding each read alone with one incremental decoder.
+
+    Shows the byte strip (:func:`lesson_lib.viz.draw_byte_strip`) with the cuts, a slider per cut, and side
+    by side the per-read ``errors="replace"`` decode (:func:`~lesson_lib.decoding.decode_each_chunk`) and
+    the incremental decode, the first differing character marked and the U+FFFD counted. "Try every cut"
+    (:meth:`sweep`) marks in the picture every single cut position that corrupts the per-read decode.
+
+    Attributes for code and tests: :attr:`cuts` (settable; setting redraws), :attr:`code`,
+    :attr:`replace_text`, :attr:`incremental_text`, :attr:`first_difference`, :attr:`replacement_count`,
+    :attr:`png`, :meth:`sweep`.
+    """
+
+    def __init__(
+        self, text_or_bytes: bytes | str, cuts: Iterable[int] | str = (), *, bytes_per_row: int = 24
+    ):
+        self.data = _as_bytes(text_or_bytes)
+        self.source_text = self.data.decode("utf-8", "replace")
+        self._picture = viz.ByteStripPicture(self.data, bytes_per_row)
+        self._corrupting: list[int] | None = None
+        self.title = W.HTML(
+            "<b>Cut the bytes into reads.</b> Drag a cut; an orange cut falls inside a character. "
+            "Left: each read decoded on its own; right: one incremental decoder for the whole stream."
+        )
+        self.image = _image(b"")
+        self.controls = CutControls(len(self.data), (), on_change=self._update)
+        self.comparison = W.HTML()
+        self.sweep_button = W.Button(
+            description="try every cut",
+            icon="search",
+            tooltip="mark every single cut that corrupts decode-each-read",
+        )
+        self.sweep_button.on_click(lambda _: self.sweep())
+        self.sweep_result = W.HTML()
+        super().__init__(
+            children=[
+                self.title,
+                self.image,
+                self.controls,
+                self.comparison,
+                W.HBox([self.sweep_button, self.sweep_result]),
+            ]
+        )
+        self._updating = False
+        self.controls._set(cuts, notify=False)
+        self._update()
+
+    # -- state -----------------------------------------------------------------------------------------
+    @property
+    def cuts(self) -> list[int]:
+        return self.controls.cuts
+
+    @cuts.setter
+    def cuts(self, cuts: Iterable[int] | str) -> None:
+        self.controls.cuts = cuts
+
+    @property
+    def code(self) -> str:
+        """The cuts as a line of Python: ``cuts=3,7``."""
+        return format_cuts(self.cuts)
+
+    @property
+    def chunks(self) -> list[bytes]:
+        return split_at(self.data, self.cuts)
+
+    @property
+    def png(self) -> bytes:
+        """The picture shown, as PNG bytes."""
+        return bytes(self.image.value)
+
+    @property
+    def corrupting(self) -> list[int] | None:
+        """The result of the last :meth:`sweep`, or ``None`` before one."""
+        return None if self._corrupting is None else list(self._corrupting)
+
+    def _update(self) -> None:
+        chunks = self.chunks
+        self.replace_pieces = decode_each_chunk(chunks, "replace")
+        self.replace_text = "".join(self.replace_pieces)
+        self.incremental_text = incremental_decode(chunks, "replace")
+        self.first_difference = _first_difference(self.replace_text, self.incremental_text)
+        self.replacement_count = self.replace_text.count("\ufffd")
+        self.image.value = self._picture.png(self.cuts)
+        self.comparison.value = self._comparison_html()
+
+    def _comparison_html(self) -> str:
+        mark = self.first_difference
+        cell = 'style="border:1px solid #dee2e6;padding:4px 8px;vertical-align:top;font-family:monospace"'
+        head = 'style="border:1px solid #dee2e6;padding:4px 8px;background:#f1f3f5;text-align:left"'
+        incremental_bad = self.incremental_text.count("\ufffd")
+        pieces = ", ".join(f"'{_html_text(p)}'" for p in self.replace_pieces)
+        verdict = (
+            "identical: no cut falls inside a character"
+            if mark is None
+            else f"first difference at character {mark} (marked)"
+        )
+        return (
+            '<table style="border-collapse:collapse;margin:4px 0">'
+            f"<tr><th {head}>each read decoded alone (errors=&quot;replace&quot;)</th>"
+            f"<th {head}>one incremental decoder</th></tr>"
+            f"<tr><td {cell}>{_html_text(self.replace_text, mark)}</td>"
+            f"<td {cell}>{_html_text(self.incremental_text, mark)}</td></tr>"
+            f"<tr><td {cell}>{self.replacement_count} × U+FFFD</td>"
+            f"<td {cell}>{incremental_bad} × U+FFFD</td></tr>"
+            "</table>"
+            f"<div>{verdict}; {len(self.replace_pieces)} reads: [{pieces}]</div>"
+            f"<div>code: <code>{html.escape(self.code)}</code></div>"
+        )
+
+    # -- the sweep -------------------------------------------------------------------------------------
+    def sweep(self) -> list[int]:
+        """Try every single cut position; return (and mark in the picture) those that corrupt the decode.
+
+        A position corrupts when decoding the two reads separately (``errors="replace"``) gives other text
+        than the incremental decoder. For valid UTF-8 that is exactly the positions inside a multi-byte
+        character.
+        """
+        corrupting = [
+            cut
+            for cut in range(1, len(self.data))
+            if "".join(decode_each_chunk(split_at(self.data, [cut])))
+            != incremental_decode(split_at(self.data, [cut]), "replace")
+        ]
+        self._corrupting = corrupting
+        self._picture.corrupting = corrupting
+        self.image.value = self._picture.png(self.cuts)
+        total = max(len(self.data) - 1, 0)
+        shown = ", ".join(map(str, corrupting[:40])) + (", ..." if len(corrupting) > 40 else "")
+        self.sweep_result.value = (
+            f"{len(corrupting)} of {total} single cut positions corrupt decode-each-read"
+            + (f" (▲ in the picture): {shown}" if corrupting else "")
+        )
+        return list(corrupting)
+
+    def __repr__(self) -> str:
+        where = f"cut at {','.join(map(str, self.cuts))}" if self.cuts else "not cut"
+        if self.first_difference is None:
+            diff = f"{self.replacement_count} x U+FFFD, identical"
+        else:
+            diff = f"{self.replacement_count} x U+FFFD, first difference at character {self.first_difference}"
+        text = (
+            f"CutExplorer: {_excerpt(self.source_text)} ({_count(len(self.data), 'byte')}) {where} -> "
+            f"replace decode {_excerpt(self.replace_text, self.first_difference)} ({diff}); "
+            f"incremental decode {_excerpt(self.incremental_text, self.first_difference)}"
+        )
+        if self._corrupting is not None:
+            text += f"; {len(self._corrupting)} single cut positions corrupt the replace decode"
+        return text
+
+
+# -- explorers that step through reads -------------------------------------------------------------------
+class _ReadsExplorer(_Explorer):
+    """Cut controls, a slider over reads, the layers picture and the same state as an HTML table."""
+
+    columns: tuple[str, ...] = ()
+    intro = ""
+
+    def __init__(self, data: bytes | str, cuts: Iterable[int] | str = (), *, step: int | None = None) -> None:
+        self.data = _as_bytes(data)
+        self.title = W.HTML(self.intro)
+        self.controls = CutControls(len(self.data), (), on_change=self._recompute)
+        self.step_slider = W.IntSlider(
+            value=1,
+            min=1,
+            max=1,
+            description="after read",
+            continuous_update=True,
+            style={"description_width": "initial"},
+            layout=W.Layout(width="32em"),
+        )
+        self.step_slider.observe(self._on_step, names="value")
+        self.image = _image(b"")
+        self.table = W.HTML()
+        super().__init__(children=[self.title, self.controls, self.step_slider, self.image, self.table])
+        self.controls._set(cuts, notify=False)
+        self._recompute(step)
+
+    # subclasses: the rows (one per read) and what close() says
+    def _compute_rows(self, cuts: Sequence[int]) -> list[dict]:
+        raise NotImplementedError
+
+    def _compute_closing(self, cuts: Sequence[int]) -> dict | None:
+        return None
+
+    @property
+    def cuts(self) -> list[int]:
+        return self.controls.cuts
+
+    @cuts.setter
+    def cuts(self, cuts: Iterable[int] | str) -> None:
+        self.controls.cuts = cuts
+
+    @property
+    def code(self) -> str:
+        return format_cuts(self.cuts)
+
+    @property
+    def step(self) -> int:
+        """The read whose state is shown, 1-based: the state after ``step`` reads."""
+        return self.step_slider.value
+
+    @step.setter
+    def step(self, value: int) -> None:
+        if not 1 <= value <= len(self.rows):
+            raise ValueError(f"step must be between 1 and {len(self.rows)}, got {value}")
+        self.step_slider.value = value
+
+    @property
+    def current(self) -> dict:
+        """The row of the read shown."""
+        return self.rows[self.step - 1]
+
+    @property
+    def png(self) -> bytes:
+        """The picture shown, as PNG bytes."""
+        return bytes(self.image.value)
+
+    def _recompute(self, step: int | None = None) -> None:
+        cuts = self.cuts
+        self.rows = self._compute_rows(cuts)
+        self.closing = self._compute_closing(cuts)
+        self._picture = viz.LayersPicture(self.rows, self.columns)
+        if step is None:
+            step = min(self.step_slider.value, len(self.rows)) if hasattr(self, "_shown") else len(self.rows)
+        if not 1 <= step <= len(self.rows):
+            raise ValueError(f"step must be between 1 and {len(self.rows)}, got {step}")
+        self._shown = True
+        self._moving = True  # one redraw below, not one more from the slider's own notification
+        try:
+            with self.step_slider.hold_trait_notifications():
+                self.step_slider.max = max(len(self.rows), 1)
+                self.step_slider.value = step
+        finally:
+            self._moving = False
+        self._draw()
+
+    def _on_step(self, change) -> None:
+        if hasattr(self, "rows") and not getattr(self, "_moving", False):
+            self._draw()
+
+    def _draw(self) -> None:
+        self.image.value = self._picture.png(self.step)
+        self.table.value = self._table_html()
+
+    def _cell(self, key: str, row: dict) -> str:
+        text_of = viz.LAYER_COLUMNS[key][2]
+        if key == "dispatched" and row.get("error"):
+            return row["error"]
+        return text_of(row)
+
+    def _table_html(self) -> str:
+        style = "border:1px solid #dee2e6;padding:3px 6px;font-family:monospace;text-align:left"
+        heads = "".join(
+            f'<th style="{style};background:#f1f3f5">{html.escape(viz.LAYER_COLUMNS[k][0])}</th>'
+            for k in self.columns
+        )
+        body = []
+        for row in self.rows:
+            if row["read"] == self.step:
+                row_style = "background:#e7f5ff;font-weight:bold"
+            elif row["read"] > self.step:
+                row_style = "color:#adb5bd"
+            else:
+                row_style = ""
+            cells = "".join(
+                f'<td style="{style}">{_html_text(self._cell(k, row))}</td>' for k in self.columns
+            )
+            body.append(f'<tr style="{row_style}">{cells}</tr>')
+        closing = ""
+        if self.closing is not None:
+            closing = f"<div>then close(): {html.escape(self._closing_text())}</div>"
+        return (
+            f'<table style="border-collapse:collapse;margin:4px 0"><tr>{heads}</tr>{"".join(body)}</table>'
+            f"{closing}<div>code: <code>{html.escape(self.code)}</code></div>"
+        )
+
+    def _closing_text(self) -> str:
+        closing = self.closing or {}
+        if closing.get("failed_before_close"):
+            return "not reached: a read failed"
+        if closing.get("error"):
+            return f"raises: {closing['error']}"
+        if closing.get("ended_mid"):
+            unit = closing["ended_mid"]
+            article = "an" if unit[0] in "aeiou" else "a"
+            return f"the stream ended in the middle of {article} {unit}; what was pending is discarded"
+        return "clean end: nothing pending"
+
+    def _where(self) -> str:
+        cuts = self.cuts
+        return f"cut at {','.join(map(str, cuts))}" if cuts else "not cut"
+
+    def _step_text(self) -> str:
+        return f"after read {self.step} of {len(self.rows)}"
+
+
+def _held(row: dict) -> str:
+    return row["held_bytes"].hex(" ") if row["held_bytes"] else "none"
+
+
+class LayerInspector(_ReadsExplorer):
+    """For one chunking of an SSE stream, the state of every layer after each read, as a table and a picture.
+
+    The states are :class:`~lesson_lib.sse.SSEParser`'s own inspection properties (``held_bytes``,
+    ``pending_line``, ``after_cr``, ``pending_data``, ...; see :func:`lesson_lib.viz.sse_layer_rows`).
+    ``step`` (1-based) chooses the read; ``rows`` holds one dict per read.
+    """
+
+    columns = ("read", "character", "line", "event", "dispatched")
+    intro = (
+        "<b>Every layer, read by read.</b> Each row is the parser's state after one read: the bytes of an "
+        "unfinished character, the unfinished line (and a CR waiting for its LF), the event's fields so far, "
+        "and the events the read completed."
+    )
+
+    def __init__(
+        self,
+        data: bytes | str,
+        cuts: Iterable[int] | str = (),
+        *,
+        step: int | None = None,
+        errors: str = "strict",
+    ) -> None:
+        self.errors = errors
+        super().__init__(data, cuts, step=step)
+
+    def _compute_rows(self, cuts: Sequence[int]) -> list[dict]:
+        return viz.sse_layer_rows(self.data, cuts, errors=self.errors)
+
+    def _compute_closing(self, cuts: Sequence[int]) -> dict | None:
+        return viz.sse_close_state(self.data, cuts, errors=self.errors)
+
+    def __repr__(self) -> str:
+        row = self.current
+        events = sum(len(r["dispatched"]) for r in self.rows)
+        state = (
+            f"held {_held(row)}, pending line {_excerpt(row['pending_line'])}"
+            f"{' + CR' if row['after_cr'] else ''}, event so far {_plain(viz._event_summary(row))}, "
+            f"dispatched {_plain(viz._dispatched_summary(row))}"
+        )
+        if row["error"]:
+            state += f", error {row['error']}"
+        return (
+            f"LayerInspector: {len(self.data)} bytes {self._where()} -> {_count(len(self.rows), 'read')}, "
+            f"{_count(events, 'event')} dispatched; {self._step_text()}: {state}"
+        )
+
+
+def _line_end_cuts(data: bytes) -> list[int]:
+    """A cut after every line ending (CRLF counted once): one read per line."""
+    cuts, index = [], 0
+    while index < len(data):
+        byte = data[index]
+        if byte == 0x0D and index + 1 < len(data) and data[index + 1] == 0x0A:
+            index += 1
+        if byte in (0x0A, 0x0D):
+            cuts.append(index + 1)
+        index += 1
+    return [cut for cut in cuts if 0 < cut < len(data)]
+
+
+class EventExplorer(_ReadsExplorer):
+    """Fields arriving line by line and the event dispatched on the blank line.
+
+    By default the stream is cut after every line ending, so each read brings one line; ``cuts`` chooses
+    another chunking. Uses the :class:`~lesson_lib.sse.SSEParser` event-layer properties
+    (``pending_data``, ``pending_event_type``, ``pending_id``, ``has_pending_event``).
+    """
+
+    columns = ("read", "line", "event", "dispatched")
+    intro = (
+        "<b>Fields arrive, the blank line dispatches.</b> Each row is one read; the event's fields "
+        "collect until an empty line ends the event, and only then is it dispatched."
+    )
+
+    def __init__(
+        self,
+        data: bytes | str,
+        cuts: Iterable[int] | str | None = None,
+        *,
+        step: int | None = None,
+        errors: str = "strict",
+    ) -> None:
+        self.errors = errors
+        raw = _as_bytes(data)
+        super().__init__(raw, _line_end_cuts(raw) if cuts is None else cuts, step=step)
+
+    def _compute_rows(self, cuts: Sequence[int]) -> list[dict]:
+        return viz.sse_layer_rows(self.data, cuts, errors=self.errors)
+
+    def _compute_closing(self, cuts: Sequence[int]) -> dict | None:
+        return viz.sse_close_state(self.data, cuts, errors=self.errors)
+
+    @property
+    def events(self) -> list:
+        """Every event dispatched, in order."""
+        return [event for row in self.rows for event in row["dispatched"]]
+
+    def __repr__(self) -> str:
+        row = self.current
+        return (
+            f"EventExplorer: {len(self.data)} bytes {self._where()} -> {_count(len(self.rows), 'read')}, "
+            f"{_count(len(self.events), 'event')} dispatched; {self._step_text()}: "
+            f"event so far {_plain(viz._event_summary(row))}, "
+            f"dispatched {_plain(viz._dispatched_summary(row))}"
+            + (f", error {row['error']}" if row["error"] else "")
+        )
+
+
+class LineExplorer(_ReadsExplorer):
+    """Line endings split across reads: CR, LF, CRLF, and a CR at the end of one read before an LF.
+
+    The rows come from an :class:`~lesson_lib.decoding.IncrementalUTF8Decoder` feeding a
+    :class:`~lesson_lib.lines.LineSplitter` (see :func:`lesson_lib.viz.line_layer_rows`): the line pending
+    after each read, ``after_cr`` (a CR seen, its LF may come next) and the lines each read completed.
+    """
+
+    columns = ("read", "character", "line", "lines")
+    intro = (
+        "<b>Line endings across reads.</b> CR, LF and CRLF each end one line. When a read ends with CR "
+        "the splitter remembers it (<code>after_cr</code>): an LF at the start of the next read belongs "
+        "to the same ending and makes no extra empty line."
+    )
+
+    def __init__(
+        self,
+        data: bytes | str,
+        cuts: Iterable[int] | str = (),
+        *,
+        step: int | None = None,
+        endings: str = "any",
+    ) -> None:
+        self.endings = endings
+        super().__init__(data, cuts, step=step)
+
+    def _compute_rows(self, cuts: Sequence[int]) -> list[dict]:
+        return viz.line_layer_rows(self.data, cuts, endings=self.endings)
+
+    @property
+    def lines(self) -> list[str]:
+        """Every line completed, in order."""
+        return [line for row in self.rows for line in row["completed_lines"]]
+
+    def __repr__(self) -> str:
+        row = self.current
+        done = ", ".join(_excerpt(line, width=20) for line in row["completed_lines"]) or "none"
+        return (
+            f"LineExplorer: {_excerpt(self.data.decode('utf-8', 'replace'))} "
+            f"({_count(len(self.data), 'byte')}) "
+            f"{self._where()} -> {_count(len(self.rows), 'read')}, {_count(len(self.lines), 'line')}; "
+            f"{self._step_text()}: "
+            f"pending line {_excerpt(row['pending_line'])}, after CR {'yes' if row['after_cr'] else 'no'}, "
+            f"lines completed {done}" + (f", error {row['error']}" if row["error"] else "")
+        )
+
+
+# -- the completion boundary -----------------------------------------------------------------------------
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+
+
+class CompletionExplorer(_Explorer):
+    """Pick a capture from ``data/manifest.json`` and a cut-off byte; see what the stream proves.
+
+    The body is fed only up to the cut-off (what a dropped connection delivers) and handed to
+    :func:`lesson_lib.completion.consume` with the capture's contract; the outcome and ``truncated_at``
+    change as the cut-off moves. "Map every cut-off" (:meth:`map_outcomes`) runs the same for every
+    cut-off and draws the result along the byte axis (:func:`lesson_lib.viz.draw_outcome_map`).
+    Attributes: :attr:`capture`, :attr:`cutoff` (settable), :attr:`result`, :attr:`outcome_map`.
+    """
+
+    def __init__(
+        self,
+        capture_name: str,
+        cutoff: int | None = None,
+        *,
+        data_dir: str | Path | None = None,
+        map_outcomes: bool = False,
+    ):
+        self.data_dir = Path(data_dir) if data_dir is not None else DATA_DIR
+        manifest = json.loads((self.data_dir / "manifest.json").read_text(encoding="utf-8"))
+        self.captures = {entry["file"]: entry for entry in manifest["captures"]}
+        self.title = W.HTML(
+            "<b>Where did the stream stop?</b> Move the cut-off: the body ends there, as if the connection "
+            "dropped. Only the service's own terminal signal plus a clean end makes the answer complete."
+        )
+        self.picker = W.Dropdown(
+            options=sorted(self.captures), description="capture", layout=W.Layout(width="32em")
+        )
+        self.cutoff_slider = W.IntSlider(
+            min=0,
+            max=1,
+            description="cut-off byte",
+            continuous_update=True,
+            style={"description_width": "initial"},
+            layout=W.Layout(width="40em"),
+        )
+        self.summary = W.HTML()
+        self.tail = W.HTML()
+        self.map_button = W.Button(
+            description="map every cut-off",
+            icon="map",
+            tooltip="the outcome if the body stopped after each byte",
+        )
+        self.map_button.on_click(lambda _: self.map_outcomes())
+        self.image = _image(b"")
+        self.image.layout.display = "none"  # until a map is drawn
+        super().__init__(
+            children=[
+                self.title,
+                self.picker,
+                self.cutoff_slider,
+                self.summary,
+                self.map_button,
+                self.image,
+                self.tail,
+            ]
+        )
+        self._quiet = False
+        self.outcome_map: list[str] | None = None
+        self._map_picture: viz.OutcomeMapPicture | None = None
+        self._load(self._resolve(capture_name), cutoff)
+        if map_outcomes:
+            self.map_outcomes()
+        self.picker.observe(lambda change: self._load(change["new"], None), names="value")
+        self.cutoff_slider.observe(lambda change: None if self._quiet else self._update(), names="value")
+
+    def _resolve(self, name: str) -> str:
+        if name in self.captures:
+            return name
+        matches = [f for f in self.captures if f.rsplit(".", 1)[0] == name or Path(f).stem == name]
+        if len(matches) != 1:
+            raise ValueError(f"unknown capture {name!r}; known: {sorted(self.captures)}")
+        return matches[0]
+
+    def _load(self, name: str, cutoff: int | None) -> None:
+        self.outcome_map, self._map_picture = None, None
+        self.image.layout.display = "none"
+        self.capture = name
+        self.entry = self.captures[name]
+        self.body = (self.data_dir / name).read_bytes()
+        cutoff = len(self.body) if cutoff is None else cutoff
+        if not 0 <= cutoff <= len(self.body):
+            raise ValueError(f"cutoff must be between 0 and {len(self.body)}, got {cutoff}")
+        self._quiet = True
+        try:
+            self.picker.value = name
+            with self.cutoff_slider.hold_trait_notifications():
+                self.cutoff_slider.max = len(self.body)
+                self.cutoff_slider.value = cutoff
+        finally:
+            self._quiet = False
+        self._update()
+
+    @property
+    def contract(self) -> str:
+        return self.entry["contract"]
+
+    @property
+    def cutoff(self) -> int:
+        return self.cutoff_slider.value
+
+    @cutoff.setter
+    def cutoff(self, value: int) -> None:
+        if not 0 <= value <= len(self.body):
+            raise ValueError(f"cutoff must be between 0 and {len(self.body)}, got {value}")
+        self.cutoff_slider.value = value
+
+    @staticmethod
+    def outcome_at(body: bytes, cutoff: int, contract: str) -> Any:
+        from .completion import consume  # the top layer is imported only when used
+
+        return consume([body[:cutoff]] if cutoff else [], contract)
+
+    def _update(self) -> None:
+        self.result = self.outcome_at(self.body, self.cutoff, self.contract)
+        self.summary.value = self._summary_html()
+        self.tail.value = self._tail_html()
+        if self._map_picture is not None:
+            self.image.value = self._map_picture.png(self.cutoff)
+
+    def map_outcomes(self) -> list[str]:
+        """The outcome label (:func:`lesson_lib.viz.outcome_label`) for every cut-off from 0 to the whole
+        body, drawn along the byte axis with the current cut-off marked. About 0.2 ms per cut-off."""
+        labels = [
+            viz.outcome_label(self.outcome_at(self.body, c, self.contract)) for c in range(len(self.body) + 1)
+        ]
+        self.outcome_map = labels
+        self._map_picture = viz.OutcomeMapPicture(
+            labels, f"{self.capture}: the outcome if the body stopped after each byte"
+        )
+        self.image.value = self._map_picture.png(self.cutoff)
+        self.image.layout.display = None
+        return list(labels)
+
+    @property
+    def png(self) -> bytes:
+        """The outcome map shown (empty before :meth:`map_outcomes`)."""
+        return bytes(self.image.value)
+
+    def _summary_html(self) -> str:
+        r = self.result
+        colour = {"completed": "#2b8a3e", "incomplete": "#e67700"}.get(str(r.outcome), "#c92a2a")
+        return (
+            f'<div>outcome <b style="color:{colour}">{html.escape(str(r.outcome))}</b>, '
+            f"truncated_at <code>{html.escape(repr(r.truncated_at))}</code>, finish reason "
+            f"<code>{html.escape(repr(r.finish_reason))}</code> — {self.cutoff} of {len(self.body)} bytes "
+            f"of <code>{html.escape(self.capture)}</code> ({html.escape(self.contract)})</div>"
+            f'<div style="margin-top:4px">{html.escape(r.describe())}</div>'
+            f'<div style="margin-top:4px">text so far: {_html_text(r.text)}</div>'
+        )
+
+    def _tail_html(self) -> str:
+        before = self.body[max(0, self.cutoff - 120) : self.cutoff]
+        after = self.body[self.cutoff : self.cutoff + 60]
+        shown_before = html.escape(before.decode("utf-8", "backslashreplace")).replace("\n", "\\n\n")
+        shown_after = html.escape(after.decode("utf-8", "backslashreplace")).replace("\n", "\\n\n")
+        return (
+            '<pre style="white-space:pre-wrap;font-size:85%;margin:4px 0">'
+            f'{shown_before}<span style="color:#e03131;font-weight:bold">|cut|</span>'
+            f'<span style="color:#adb5bd">{shown_after}</span></pre>'
+        )
+
+    def __repr__(self) -> str:
+        r = self.result
+        return (
+            f"CompletionExplorer: {self.capture} ({self.contract}, {len(self.body)} bytes) cut off after "
+            f"{self.cutoff} bytes -> outcome {str(r.outcome)!r}, truncated_at {r.truncated_at!r}, "
+            f"finish reason {r.finish_reason!r}; text {_excerpt(r.text)}"
+            + (self._map_summary() if self.outcome_map is not None else "")
+        )
+
+    def _map_summary(self) -> str:
+        counts: dict[str, int] = {}
+        for label in self.outcome_map or ():
+            counts[label] = counts.get(label, 0) + 1
+        return "; over every cut-off: " + ", ".join(f"{label} {n}" for label, n in counts.items())

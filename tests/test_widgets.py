@@ -1,0 +1,289 @@
+"""The explorers, headless: construct them, set values as a learner would, check what they show."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import ipywidgets as W
+import pytest
+
+from lesson_lib.chunking import split_at
+from lesson_lib.sse import SSEParser
+from lesson_lib.widgets import (
+    CutExplorer,
+    EventExplorer,
+    LayerInspector,
+    LineExplorer,
+    format_cuts,
+    parse_cuts,
+)
+
+TEXT = "café 你好🙂"  # c a f é(2) SP 你(3) 好(3) 🙂(4): 16 bytes
+STREAM = "data: 你好🙂\r\n\r\ndata: 第二行\n\n".encode()
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def inside_character_offsets(text: str) -> set[int]:
+    """Byte offsets strictly inside a multi-byte character, from the UTF-8 lengths alone."""
+    offsets, position = set(), 0
+    for ch in text:
+        n = len(ch.encode("utf-8"))
+        offsets.update(range(position + 1, position + n))
+        position += n
+    return offsets
+
+
+def boundaries(text: str) -> list[int]:
+    out, position = [], 0
+    for ch in text[:-1]:
+        position += len(ch.encode("utf-8"))
+        out.append(position)
+    return out
+
+
+def descendants(widget):
+    yield widget
+    for child in getattr(widget, "children", ()):
+        yield from descendants(child)
+
+
+# -- CutExplorer -------------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def explorer():
+    return CutExplorer(TEXT, cuts=[4])
+
+
+def test_cut_inside_e_acute_corrupts_only_the_per_read_decode():
+    ex = CutExplorer(TEXT, cuts=[4])
+    assert ex.cuts == [4]
+    assert "\ufffd" in ex.replace_text
+    assert ex.replace_text == "caf\ufffd\ufffd 你好🙂"
+    assert ex.incremental_text == TEXT
+    assert ex.first_difference == 3
+    assert ex.replacement_count == 2
+
+
+def test_cuts_at_character_boundaries_remove_the_difference():
+    ex = CutExplorer(TEXT, cuts=[4])
+    ex.cuts = boundaries(TEXT)
+    assert ex.first_difference is None
+    assert ex.replacement_count == 0
+    assert ex.replace_text == ex.incremental_text == TEXT
+
+
+def test_first_difference_and_count_for_several_cuts():
+    ex = CutExplorer(TEXT, cuts=[7, 13])  # inside 你 (bytes 6-8) and inside 🙂 (bytes 12-15)
+    assert ex.first_difference == 5
+    assert ex.replacement_count == ex.replace_text.count("\ufffd") >= 2
+    assert ex.incremental_text == TEXT
+
+
+@pytest.mark.parametrize("text", [TEXT, "aé你🙂b", "ascii only", "第二行\u2028👩‍💻"])
+def test_sweep_finds_exactly_the_cuts_inside_multibyte_characters(text):
+    ex = CutExplorer(text)
+    found = ex.sweep()
+    assert found == sorted(inside_character_offsets(text))
+    assert ex.corrupting == found
+    assert f"{len(found)} single cut positions" in repr(ex)
+
+
+def test_sweep_is_shown_in_the_picture():
+    ex = CutExplorer(TEXT, cuts=[4])
+    before = ex.png
+    ex.sweep()
+    assert ex.png != before
+    assert "single cut positions corrupt" in ex.sweep_result.value
+
+
+def test_code_round_trips():
+    ex = CutExplorer(TEXT, cuts=[7, 3])
+    assert ex.code == "cuts=3,7"
+    assert parse_cuts(ex.code) == [3, 7]
+    other = CutExplorer(TEXT, cuts=ex.code)
+    assert other.cuts == [3, 7]
+    for cuts in ([], [4], [1, 2, 15]):
+        assert parse_cuts(format_cuts(cuts)) == cuts
+    assert format_cuts([4]) == "cuts=4,"  # valid Python: a one-element tuple
+    assert format_cuts([]) == "cuts=()"
+    assert parse_cuts("[3, 7]") == parse_cuts("3 7") == [3, 7]
+    with pytest.raises(ValueError):
+        parse_cuts("cuts=three")
+
+
+def test_code_box_sets_the_cuts_and_rejects_nonsense():
+    ex = CutExplorer(TEXT, cuts=[4])
+    ex.controls.code_text.value = "cuts=3,7"
+    assert ex.cuts == [3, 7]
+    ex.controls.code_text.value = "cuts=99"
+    assert ex.cuts == [3, 7]
+    assert "outside" in ex.controls.message.value
+
+
+def test_repr_is_stable_and_informative():
+    ex = CutExplorer(TEXT, cuts=[4])
+    text = repr(ex)
+    assert text == (
+        "CutExplorer: 'café 你好🙂' (16 bytes) cut at 4 -> replace decode 'caf\\ufffd\\ufffd 你好🙂' "
+        "(2 x U+FFFD, first difference at character 3); incremental decode 'café 你好🙂'"
+    )
+    assert repr(CutExplorer(TEXT, cuts=[4])) == text
+    assert not re.search(r"0x[0-9a-f]{6,}", text)
+
+
+def test_mimebundle_keeps_the_whole_repr_next_to_the_widget_view():
+    ex = CutExplorer(
+        "a much longer text, 你好🙂, so that the description is longer than 110 chars", cuts=[22]
+    )
+    bundle = ex._repr_mimebundle_()
+    assert bundle["text/plain"] == repr(ex)
+    assert len(bundle["text/plain"]) > 110  # ipywidgets' own bundle would cut it at 110
+    assert bundle[VIEW]["model_id"] == ex.model_id
+
+
+def test_initial_state_is_drawn_into_widget_values_not_printed():
+    ex = CutExplorer(TEXT, cuts=[4])
+    assert bytes(ex.image.value).startswith(b"\x89PNG\r\n\x1a\n")
+    assert "<mark>" in ex.comparison.value and "2 × U+FFFD" in ex.comparison.value
+    assert not any(isinstance(w, W.Output) for w in descendants(ex))
+
+
+def test_image_is_png_and_changes_with_the_cuts():
+    ex = CutExplorer(TEXT, cuts=[4])
+    first = ex.png
+    ex.cuts = [3]
+    assert ex.png.startswith(b"\x89PNG") and ex.png != first
+    ex.cuts = [4]
+    assert ex.png == first  # deterministic
+
+
+def test_dragging_adding_and_removing_cuts():
+    ex = CutExplorer(TEXT, cuts=[4])
+    ex.controls.sliders[0].value = 6  # drag
+    assert ex.cuts == [6] and ex.first_difference is None
+    ex.controls.add_button.click()
+    assert len(ex.cuts) == 2 and ex.code == format_cuts(ex.cuts)
+    remove_button = ex.controls._rows.children[0].children[1]
+    remove_button.click()
+    assert len(ex.cuts) == 1
+    with pytest.raises(ValueError, match="outside"):
+        ex.cuts = [16]
+
+
+# -- LayerInspector ----------------------------------------------------------------------------------------
+def test_layer_inspector_rows_match_the_parser_states():
+    cuts = [14, 17]  # inside 🙂; between CR and LF
+    li = LayerInspector(STREAM, cuts=cuts)
+    parser = SSEParser()
+    assert len(li.rows) == 3
+    for row, chunk in zip(li.rows, split_at(STREAM, cuts), strict=True):
+        events = parser.feed(chunk)
+        assert row["dispatched"] == events
+        assert row["held_bytes"] == parser.held_bytes
+        assert row["pending_line"] == parser.pending_line
+        assert row["after_cr"] == parser.after_cr
+        assert row["pending_data"] == parser.pending_data
+        assert row["pending_event_type"] == parser.pending_event_type
+        assert row["pending_id"] == parser.pending_id
+        assert row["has_pending_event"] == parser.has_pending_event
+    first, second, third = li.rows
+    assert first["held_bytes"] == b"\xf0\x9f" and first["pending_line"] == "data: 你好"
+    assert second["held_bytes"] == b"" and second["after_cr"] and second["pending_data"] == ["你好🙂"]
+    assert [e.data for e in third["dispatched"]] == ["你好🙂", "第二行"]
+    assert li.closing == {"ended_mid": None, "error": None, "failed_before_close": False}
+
+
+def test_layer_inspector_steps_through_reads():
+    li = LayerInspector(STREAM, cuts=[14, 17])
+    assert li.step == 3  # everything shown at first
+    last = li.png
+    li.step = 1
+    assert li.png != last and li.current is li.rows[0]
+    assert repr(li) == (
+        "LayerInspector: 37 bytes cut at 14,17 -> 3 reads, 2 events dispatched; after read 1 of 3: "
+        "held f0 9f, pending line 'data: 你好', event so far —, dispatched —"
+    )
+    li.step_slider.value = 2
+    assert "pending line '' + CR, event so far data=['你好🙂']" in repr(li)
+    assert "font-weight:bold" in li.table.value
+    with pytest.raises(ValueError):
+        li.step = 4
+    li.cuts = [17]
+    assert len(li.rows) == 2 and li.step == 2
+    assert li._repr_mimebundle_()["text/plain"] == repr(li)
+
+
+def test_layer_inspector_shows_a_decoding_error():
+    li = LayerInspector(b"data: a\xff\n\n", cuts=[3])
+    assert li.rows[-1]["error"] and "error" in repr(li)
+    assert "not reached" in li.table.value
+
+
+# -- LineExplorer and EventExplorer ------------------------------------------------------------------------
+def test_line_explorer_shows_after_cr_across_reads():
+    le = LineExplorer(b"one\r\ntwo\rthree\n", cuts=[4])
+    assert le.rows[0]["after_cr"] and le.rows[0]["completed_lines"] == ["one"]
+    assert le.lines == ["one", "two", "three"]
+    le.step = 1
+    assert "after CR yes" in repr(le)
+    le.cuts = [3]  # CR and LF together in the second read
+    assert le.lines == ["one", "two", "three"] and not le.rows[0]["after_cr"]
+
+
+def test_event_explorer_dispatches_on_the_blank_line():
+    ev = EventExplorer("event: greet\nid: 7\ndata: a\ndata: b\n\ndata: c\n")
+    assert [r["chunk"] for r in ev.rows][:5] == [
+        b"event: greet\n",
+        b"id: 7\n",
+        b"data: a\n",
+        b"data: b\n",
+        b"\n",
+    ]
+    assert [len(r["dispatched"]) for r in ev.rows] == [0, 0, 0, 0, 1, 0]
+    (event,) = ev.events
+    assert (event.type, event.data, event.last_event_id) == ("greet", "a\nb", "7")
+    ev.step = 4
+    assert "event so far event='greet' data=['a', 'b'] id='7'" in repr(ev)
+    assert "middle of an event; what was pending is discarded" in ev.table.value
+
+
+# -- CompletionExplorer ------------------------------------------------------------------------------------
+@pytest.mark.skipif(not (DATA_DIR / "manifest.json").exists(), reason="captures not generated")
+def test_completion_explorer_follows_the_cutoff():
+    from lesson_lib.widgets import CompletionExplorer
+
+    manifest = json.loads((DATA_DIR / "manifest.json").read_text(encoding="utf-8"))
+    entry = next(e for e in manifest["captures"] if e["outcome"] == "completed")
+    ce = CompletionExplorer(entry["file"])
+    assert ce.cutoff == len(ce.body)
+    assert str(ce.result.outcome) == "completed"
+    assert "outcome 'completed'" in repr(ce)
+    ce.cutoff = len(ce.body) // 2
+    assert str(ce.result.outcome) == "truncated" and ce.result.truncated_at is not None
+    assert f"truncated_at {ce.result.truncated_at!r}" in repr(ce)
+    assert "truncated" in ce.summary.value
+
+
+@pytest.mark.skipif(not (DATA_DIR / "manifest.json").exists(), reason="captures not generated")
+def test_completion_explorer_maps_every_cutoff():
+    from lesson_lib.widgets import CompletionExplorer
+
+    manifest = json.loads((DATA_DIR / "manifest.json").read_text(encoding="utf-8"))
+    entry = min(manifest["captures"], key=lambda e: (DATA_DIR / e["file"]).stat().st_size)
+    ce = CompletionExplorer(entry["file"].rsplit(".", 1)[0])  # the name without its extension works too
+    assert ce.capture == entry["file"] and ce.outcome_map is None and ce.png == b""
+    labels = ce.map_outcomes()
+    assert len(labels) == len(ce.body) + 1
+    expected = entry["outcome"] + (f" at {entry['truncated_at']}" if entry["truncated_at"] else "")
+    assert labels[-1] == expected
+    assert ce.png.startswith(b"\x89PNG")
+    before = ce.png
+    ce.cutoff = 0
+    assert ce.png != before and "over every cut-off" in repr(ce)
+    other = next(e["file"] for e in manifest["captures"] if e["file"] != entry["file"])
+    ce.picker.value = other
+    assert ce.capture == other and ce.outcome_map is None and ce.cutoff == len(ce.body)
+    with pytest.raises(ValueError, match="unknown capture"):
+        CompletionExplorer("no/such/capture")
