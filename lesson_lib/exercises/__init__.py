@@ -86,8 +86,15 @@ class Result:
 QUESTIONS: dict[str, Question] = {}
 
 
-def register(key: str, prompt: str, kind: str, answer_digest: str, hint: str, explanation: str,
-             hints: dict[str, str] | None = None) -> Question:
+def register(
+    key: str,
+    prompt: str,
+    kind: str,
+    answer_digest: str,
+    hint: str,
+    explanation: str,
+    hints: dict[str, str] | None = None,
+) -> Question:
     if kind not in NORMALISE:
         raise ValueError(f"unknown question kind {kind!r}")
     if key in QUESTIONS:
