@@ -16,16 +16,14 @@ from __future__ import annotations
 
 import html
 import itertools
-import json
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 from typing import Any
 
 import ipywidgets as W
 
-from . import viz
+from . import captures, viz
 from .chunking import split_at
 from .decoding import decode_each_chunk, incremental_decode
 
@@ -715,8 +713,6 @@ class LineExplorer(_ReadsExplorer):
 
 
 # -- the completion boundary -----------------------------------------------------------------------------
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
-
 
 class CompletionExplorer(_Explorer):
     """Pick a capture from ``data/manifest.json`` and a cut-off byte; see what the stream proves.
@@ -728,23 +724,14 @@ class CompletionExplorer(_Explorer):
     Attributes: :attr:`capture`, :attr:`cutoff` (settable), :attr:`result`, :attr:`outcome_map`.
     """
 
-    def __init__(
-        self,
-        capture_name: str,
-        cutoff: int | None = None,
-        *,
-        data_dir: str | Path | None = None,
-        map_outcomes: bool = False,
-    ):
-        self.data_dir = Path(data_dir) if data_dir is not None else DATA_DIR
-        manifest = json.loads((self.data_dir / "manifest.json").read_text(encoding="utf-8"))
-        self.captures = {entry["file"]: entry for entry in manifest["captures"]}
+    def __init__(self, capture_name: str, cutoff: int | None = None, *, map_outcomes: bool = False):
+        self.captures = captures.names()
         self.title = W.HTML(
             "<b>Where did the stream stop?</b> Move the cut-off: the body ends there, as if the connection "
             "dropped. Only the service's own terminal signal plus a clean end makes the answer complete."
         )
         self.picker = W.Dropdown(
-            options=sorted(self.captures), description="capture", layout=W.Layout(width="32em")
+            options=self.captures, description="capture", layout=W.Layout(width="32em")
         )
         self.cutoff_slider = W.IntSlider(
             min=0,
@@ -785,19 +772,18 @@ class CompletionExplorer(_Explorer):
         self.cutoff_slider.observe(lambda change: None if self._quiet else self._update(), names="value")
 
     def _resolve(self, name: str) -> str:
-        if name in self.captures:
-            return name
-        matches = [f for f in self.captures if f.rsplit(".", 1)[0] == name or Path(f).stem == name]
-        if len(matches) != 1:
-            raise ValueError(f"unknown capture {name!r}; known: {sorted(self.captures)}")
-        return matches[0]
+        """A capture name (``"openai-chat/completed"``); a file name with its extension works too."""
+        for candidate in (name, name.rsplit(".", 1)[0]):
+            if candidate in self.captures:
+                return candidate
+        raise ValueError(f"unknown capture {name!r}; known: {', '.join(self.captures)}")
 
     def _load(self, name: str, cutoff: int | None) -> None:
         self.outcome_map, self._map_picture = None, None
         self.image.layout.display = "none"
         self.capture = name
-        self.entry = self.captures[name]
-        self.body = (self.data_dir / name).read_bytes()
+        self.entry = captures.load(name)
+        self.body = self.entry.body
         cutoff = len(self.body) if cutoff is None else cutoff
         if not 0 <= cutoff <= len(self.body):
             raise ValueError(f"cutoff must be between 0 and {len(self.body)}, got {cutoff}")
@@ -813,7 +799,7 @@ class CompletionExplorer(_Explorer):
 
     @property
     def contract(self) -> str:
-        return self.entry["contract"]
+        return self.entry.contract
 
     @property
     def cutoff(self) -> int:

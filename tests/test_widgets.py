@@ -250,7 +250,6 @@ def test_event_explorer_dispatches_on_the_blank_line():
 
 
 # -- CompletionExplorer ------------------------------------------------------------------------------------
-@pytest.mark.skipif(not (DATA_DIR / "manifest.json").exists(), reason="captures not generated")
 def test_completion_explorer_follows_the_cutoff():
     from lesson_lib.widgets import CompletionExplorer
 
@@ -266,14 +265,13 @@ def test_completion_explorer_follows_the_cutoff():
     assert "truncated" in ce.summary.value
 
 
-@pytest.mark.skipif(not (DATA_DIR / "manifest.json").exists(), reason="captures not generated")
 def test_completion_explorer_maps_every_cutoff():
     from lesson_lib.widgets import CompletionExplorer
 
     manifest = json.loads((DATA_DIR / "manifest.json").read_text(encoding="utf-8"))
     entry = min(manifest["captures"], key=lambda e: (DATA_DIR / e["file"]).stat().st_size)
-    ce = CompletionExplorer(entry["file"].rsplit(".", 1)[0])  # the name without its extension works too
-    assert ce.capture == entry["file"] and ce.outcome_map is None and ce.png == b""
+    ce = CompletionExplorer(entry["file"])  # the file name with its extension works too
+    assert ce.capture == entry["file"].rsplit(".", 1)[0] and ce.outcome_map is None and ce.png == b""
     labels = ce.map_outcomes()
     assert len(labels) == len(ce.body) + 1
     expected = entry["outcome"] + (f" at {entry['truncated_at']}" if entry["truncated_at"] else "")
@@ -282,7 +280,7 @@ def test_completion_explorer_maps_every_cutoff():
     before = ce.png
     ce.cutoff = 0
     assert ce.png != before and "over every cut-off" in repr(ce)
-    other = next(e["file"] for e in manifest["captures"] if e["file"] != entry["file"])
+    other = next(e["file"] for e in manifest["captures"] if e["file"] != entry["file"]).rsplit(".", 1)[0]
     ce.picker.value = other
     assert ce.capture == other and ce.outcome_map is None and ce.cutoff == len(ce.body)
     with pytest.raises(ValueError, match="unknown capture"):
