@@ -277,3 +277,13 @@ def test_layers_picture_is_deterministic_and_the_cached_steps_match():
 def test_visible_text_escapes_what_cannot_be_drawn(dejavu_only):
     assert viz.visible_text("a\r\n你🙂") == "a\\r\\n<U+4F60><U+1F642>"
     assert viz.chunk_text(b"data: \xe4\xbd\r") == "data: \\xe4\\xbd\\r"
+
+
+def test_the_course_map_shows_the_five_boundaries_deterministically():
+    from lesson_lib.viz import BOUNDARIES, draw_boundaries
+
+    fig = draw_boundaries()
+    texts = {t.get_text() for t in fig.axes[0].texts}
+    assert {name for name, _, _ in BOUNDARIES} <= texts
+    assert [name for name, _, _ in BOUNDARIES] == ["chunk", "character", "line", "event", "completion"]
+    assert viz.figure_png(fig) == viz.figure_png(draw_boundaries())
