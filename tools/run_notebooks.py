@@ -7,6 +7,7 @@ not recorded, so a re-run changes only what really changed. Usage: ``python tool
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -36,7 +37,19 @@ def run(path: Path) -> None:
     client.execute()
     for cell in notebook.cells:
         cell.metadata.pop("execution", None)
+        for output in cell.get("outputs", []):
+            if output.get("output_type") == "error":
+                output["traceback"] = [portable(line) for line in output["traceback"]]
     nbformat.write(notebook, path)
+
+
+_PYTHON_LIB = re.compile(r"(/[\w.+-]+)+/lib/python3\.\d+/")
+
+
+def portable(text: str) -> str:
+    """A traceback line without this machine's paths: the checkout becomes relative, Python's own
+    library folders become ``<python>/``."""
+    return _PYTHON_LIB.sub("<python>/", text.replace(f"{ROOT}/", ""))
 
 
 def main(argv: list[str]) -> int:
