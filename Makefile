@@ -1,12 +1,12 @@
 # Boundary Lab: two commands for a newcomer.
 #   make lab    create .venv, install requirements.txt, open JupyterLab on the first lesson
-#   make test   same set-up, then every test (unit, property, widgets, notebooks)
+#   make test   same set-up, then every test (unit, property, widgets, notebooks, real browser)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: lab test lint bench outputs venv clean-venv
+.PHONY: lab test lint bench outputs exercises workshop venv clean-venv
 
 # nbval re-runs every notebook in the current environment and compares its outputs with the stored ones.
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
@@ -35,6 +35,14 @@ lint: $(STAMP)
 # Re-execute every notebook in a fresh kernel and store its outputs (and widget state).
 outputs: $(STAMP)
 	$(BIN)/python tools/run_notebooks.py
+
+# Generate the learner copies of the exercises from the solution notebooks, then execute them.
+exercises: $(STAMP)
+	$(BIN)/python tools/make_exercises.py
+
+# Serve the widget lessons as code-free apps (Voila) on 127.0.0.1, for a projector.
+workshop: $(STAMP)
+	$(BIN)/python tools/workshop.py
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks

@@ -12,7 +12,7 @@ NOTEBOOKS = sorted(
     p for p in (Path(__file__).resolve().parent.parent / "notebooks").rglob("*.ipynb")
     if ".ipynb_checkpoints" not in p.parts
 )
-LESSONS = [p for p in NOTEBOOKS if re.match(r"\d\d_", p.name)]
+LESSONS = [p for p in NOTEBOOKS if re.match(r"\d\d_", p.name) and p.parent.name == "notebooks"]
 MACHINE_PATH = re.compile(r"/(root|home|tmp|work|Users)/[\w.-]+|[A-Z]:\\\\")
 
 
