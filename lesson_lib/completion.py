@@ -167,9 +167,10 @@ class StreamResult:
             text = f"{name} ended incomplete: the service said it was done ({reason}), but not with a "
             text += "whole-answer reason, so the text is a cut answer."
         elif self.outcome is Outcome.TRUNCATED:
-            text = (
-                f"{name} was truncated {_TRUNCATION[self.truncated_at or 'completion']}, with {reason} seen"
-            )
+            cut = _TRUNCATION[self.truncated_at or "completion"]
+            if self.truncated_at == "event":
+                cut += _EVENT_END.get(self.contract, " (its end never came)")
+            text = f"{name} was truncated {cut}, with {reason} seen"
             if err is not None:
                 text += f"; the source raised {err.kind}{where}"
             text += ", so the text is provisional."
@@ -210,8 +211,19 @@ def _plural(count: int, noun: str) -> str:
 _TRUNCATION = {
     "character": "in the middle of a UTF-8 character, the decoder still holding its first bytes",
     "line": "in the middle of a line",
-    "event": "inside an event whose end (blank line, or closing bracket of a JSON element) never came",
+    "event": "inside an event",
     "completion": "at a clean boundary, before the service's own completion signal",
+}
+
+
+#: What would have ended an event, in each framing.
+_EVENT_END = {
+    "gemini-json-array": " (an array element whose closing bracket never came)",
+    "ollama": " (a JSON line whose line feed never came)",
+    **{
+        name: " (its fields arrived, its blank line never did)"
+        for name in ("openai-chat", "openai-responses", "anthropic-messages", "gemini")
+    },
 }
 
 
