@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from lesson_lib.chunking import split_at
+from lesson_lib.chunking import one_byte_chunks, random_partition, split_at, two_piece_splits
+from lesson_lib.errors import BoundaryError
 
 #: Characters that make streaming bugs visible: 1-, 2-, 3- and 4-byte UTF-8, a combining accent, a ZWJ
 #: emoji sequence part, and FF, VT, NEL, U+2028, U+2029 (data, not line breaks, in SSE and JSON).
@@ -64,3 +65,33 @@ def sse_streams(draw: st.DrawFn) -> bytes:
     if draw(st.booleans()):
         text += draw(line_text)  # an unterminated last line
     return text.encode("utf-8")
+
+
+def all_chunkings(body: bytes, seeds: int = 5):
+    """Named chunkings of ``body``: whole, one byte at a time, every two-piece split, seeded partitions."""
+    yield "whole", [body]
+    yield "one byte", one_byte_chunks(body)
+    for cut, pieces in two_piece_splits(body):
+        yield f"cut at {cut}", pieces
+    for seed in range(seeds):
+        yield f"seed {seed}", random_partition(body, seed)
+
+
+def feed_all(parser, chunks: list[bytes]) -> tuple[list, BoundaryError | None]:
+    """Feed every chunk and close; return what came out (what an error carried included) and the error."""
+    out: list = []
+    try:
+        for chunk in chunks:
+            out.extend(parser.feed(chunk))
+        out.extend(parser.close())
+    except BoundaryError as exc:
+        out.extend(exc.outputs)
+        return out, exc
+    return out, None
+
+
+def where(exc: BoundaryError | None) -> tuple[object, ...] | None:
+    """Everything an error says about its place, for comparing errors across chunkings."""
+    if exc is None:
+        return None
+    return (type(exc).__name__, exc.offset, exc.line_index, exc.event_index, getattr(exc, "unit", None))

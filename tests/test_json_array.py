@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lesson_lib import ndjson
-from lesson_lib.chunking import one_byte_chunks, random_partition, two_piece_splits
+from lesson_lib.chunking import one_byte_chunks
 from lesson_lib.errors import (
     BoundaryError,
     FramingError,
@@ -27,7 +27,7 @@ from lesson_lib.errors import (
     TruncatedCharacterError,
 )
 from lesson_lib.ndjson import DEFAULT_MAX_ELEMENT_CHARS, JSONArrayParser, parse_json_array
-from tests.strategies import partitions
+from tests.strategies import all_chunkings, feed_all, partitions, where
 
 
 def gemini_chunk(text: str, finish: str | None = None) -> dict[str, Any]:
@@ -54,33 +54,10 @@ GEMINI = gemini_body(CHUNKS)
 GEMINI_ASCII = gemini_body(CHUNKS, ensure_ascii=True)
 
 
-def all_chunkings(body: bytes):
-    yield "whole", [body]
-    yield "one byte", one_byte_chunks(body)
-    for cut, pieces in two_piece_splits(body):
-        yield f"cut at {cut}", pieces
-    for seed in range(5):
-        yield f"seed {seed}", random_partition(body, seed)
-
-
 def run(chunks: list[bytes], **options: Any) -> tuple[list[Any], BoundaryError | None, JSONArrayParser]:
-    """Feed everything and close; return the elements (those attached to an error included), the error."""
+    """Feed everything to a fresh parser and close: what came out, the error (if any), the parser."""
     parser = JSONArrayParser(**options)
-    values: list[Any] = []
-    try:
-        for chunk in chunks:
-            values.extend(parser.feed(chunk))
-        values.extend(parser.close())
-    except BoundaryError as exc:
-        values.extend(exc.outputs)
-        return values, exc, parser
-    return values, None, parser
-
-
-def where(exc: BoundaryError | None) -> tuple[object, ...] | None:
-    if exc is None:
-        return None
-    return (type(exc).__name__, exc.offset, exc.line_index, exc.event_index, getattr(exc, "unit", None))
+    return (*feed_all(parser, chunks), parser)
 
 
 # -- the same elements in every chunking ----------------------------------------------------------------

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lesson_lib import ndjson
-from lesson_lib.chunking import one_byte_chunks, random_partition, split_at, two_piece_splits
+from lesson_lib.chunking import one_byte_chunks, split_at
 from lesson_lib.errors import (
     BoundaryError,
     FramingError,
@@ -26,7 +26,7 @@ from lesson_lib.errors import (
     TruncatedCharacterError,
 )
 from lesson_lib.ndjson import DEFAULT_MAX_LINE_CHARS, NDJSONParser, parse_ndjson
-from tests.strategies import partitions
+from tests.strategies import all_chunkings, feed_all, partitions, where
 
 OLLAMA = (
     '{"model":"llama3","created_at":"2026-01-01T00:00:00Z","message":{"role":"assistant","content":"Café "},'
@@ -46,33 +46,10 @@ def reference(body: bytes, errors: str = "strict") -> list[Any]:
     return [json.loads(line) for line in lines if line.strip(" \t\r")]
 
 
-def all_chunkings(body: bytes):
-    yield "whole", [body]
-    yield "one byte", one_byte_chunks(body)
-    for cut, pieces in two_piece_splits(body):
-        yield f"cut at {cut}", pieces
-    for seed in range(5):
-        yield f"seed {seed}", random_partition(body, seed)
-
-
 def run(chunks: list[bytes], **options: Any) -> tuple[list[Any], BoundaryError | None, NDJSONParser]:
-    """Feed everything and close; return the values (those attached to an error included), the error."""
+    """Feed everything to a fresh parser and close: what came out, the error (if any), the parser."""
     parser = NDJSONParser(**options)
-    values: list[Any] = []
-    try:
-        for chunk in chunks:
-            values.extend(parser.feed(chunk))
-        values.extend(parser.close())
-    except BoundaryError as exc:
-        values.extend(exc.outputs)
-        return values, exc, parser
-    return values, None, parser
-
-
-def where(exc: BoundaryError | None) -> tuple[object, ...] | None:
-    if exc is None:
-        return None
-    return (type(exc).__name__, exc.offset, exc.line_index, exc.event_index, getattr(exc, "unit", None))
+    return (*feed_all(parser, chunks), parser)
 
 
 # -- the same values in every chunking ------------------------------------------------------------------

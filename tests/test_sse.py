@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from lesson_lib import Comment, Event, SSEParser, parse_sse
-from lesson_lib.chunking import one_byte_chunks, two_piece_splits
+from lesson_lib.chunking import one_byte_chunks
 from lesson_lib.errors import (
     BoundaryError,
     LimitExceededError,
@@ -21,7 +21,7 @@ from lesson_lib.errors import (
     StreamDecodeError,
     TruncatedCharacterError,
 )
-from tests.strategies import partitions, sse_streams
+from tests.strategies import all_chunkings, partitions, sse_streams
 
 
 def reference_parse(body: bytes, errors: str = "strict"):
@@ -55,17 +55,10 @@ def reference_parse(body: bytes, errors: str = "strict"):
     return events, last_id, retry
 
 
-def chunkings(body: bytes):
-    yield "whole", [body]
-    yield "one byte", one_byte_chunks(body)
-    for cut, pieces in two_piece_splits(body):
-        yield f"cut {cut}", pieces
-
-
 def parse_all_ways(body: bytes, **options):
     """Parse every chunking; assert they agree; return the events and the parser of the whole body."""
     results = {}
-    for name, pieces in chunkings(body):
+    for name, pieces in all_chunkings(body, seeds=0):
         parser = SSEParser(**options)
         events = [e for piece in pieces for e in parser.feed(piece)] + parser.close()
         results[name] = (events, parser.last_event_id, parser.retry)
@@ -172,7 +165,7 @@ def test_close_records_what_was_cut(body, ended_mid):
 
 def test_strict_mode_names_the_offset_of_invalid_utf8():
     body = "data: 第二行\n\ndata: ".encode() + b"\xe5\x00\n\n"
-    for _, pieces in chunkings(body):
+    for _, pieces in all_chunkings(body, seeds=0):
         parser = SSEParser()
         events = []
         with pytest.raises(StreamDecodeError) as info:
@@ -203,7 +196,7 @@ def test_replace_mode_behaves_as_a_browser():
 
 def test_line_limit_names_the_byte_offset_and_drops_nothing():
     body = "data: ok\n\ndata: 你好你好你好\n\n".encode()
-    for _, pieces in chunkings(body):
+    for _, pieces in all_chunkings(body, seeds=0):
         parser = SSEParser(max_line_chars=10)
         events = []
         with pytest.raises(LimitExceededError) as info:
@@ -221,7 +214,7 @@ def test_line_limit_names_the_byte_offset_and_drops_nothing():
 
 def test_event_limit_names_the_end_of_the_line_that_crossed_it():
     body = "data: 你好\ndata: 第二行\ndata: more\n\n".encode()
-    for _, pieces in chunkings(body):
+    for _, pieces in all_chunkings(body, seeds=0):
         parser = SSEParser(max_event_chars=5)
         with pytest.raises(LimitExceededError) as info:
             for piece in pieces:
@@ -239,7 +232,7 @@ def test_events_before_an_error_are_the_same_in_every_chunking():
         ({}, [ev("一"), ev("二"), ev("xdata: xdata: x")]),  # no limit: the decode error comes last
     ]
     for limits, expected in cases:
-        for name, pieces in chunkings(body):
+        for name, pieces in all_chunkings(body, seeds=0):
             parser = SSEParser(**limits)
             events = []
             with pytest.raises(BoundaryError) as info:
