@@ -128,6 +128,12 @@ ANSWERS = {
     "07.every_boundary": "C",
     "07.reference": "A",
     "07.proof": False,
+    "06.replace_count": naive_decode(dict(two_piece_splits("data: 你好".encode()))[7]).count("\ufffd"),
+    "06.sdk_truncated": "B",
+    "06.heartbeat_inside": len(parse_sse([b"data: a\n: ping\n\ndata: b\n\n"])),
+    "06.resume_without_ids": "A"
+    if any(e.last_event_id for e in parse_sse([load("openai-chat/completed").body]))
+    else "B",
 }
 
 

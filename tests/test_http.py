@@ -1,0 +1,289 @@
+"""lesson_lib over real sockets: the reads as they arrived, the right outcome, the response released on every
+path (proved by the replay server's connection counts), and what reconnection can and cannot repair."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import threading
+
+import httpx
+import pytest
+
+from lesson_lib import Event, Outcome, StreamResult, consume, parse_sse
+from lesson_lib.captures import load, manifest
+from lesson_lib.chunking import random_cuts
+from lesson_lib.contracts import TextDelta
+from lesson_lib.decoding import naive_decode
+from lesson_lib.http import HTTPReads, open_reads, resume_sse, stream_http, stream_http_updates
+from lesson_lib.replay import ReplayServer, encode_events
+
+CONTENT_TYPES = {"sse": "text/event-stream; charset=utf-8", "ndjson": "application/x-ndjson"}
+
+
+def chat(*pieces: str, done: bool = True) -> bytes:
+    def event(payload: object) -> str:
+        return f"data: {json.dumps(payload, ensure_ascii=False)}\n\n"
+
+    deltas = [{"choices": [{"index": 0, "delta": {"content": p}, "finish_reason": None}]} for p in pieces]
+    events = [event(d) for d in deltas]
+    events.append(event({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}))
+    if done:
+        events.append("data: [DONE]\n\n")
+    return "".join(events).encode()
+
+
+SMALL = chat("你好", "，Ångström", " café 🙂", "完成")
+SMALL_ERROR = SMALL.replace(b"data: [DONE]", b'data: {"error": {"message": "boom", "type": "server_error"}}')
+SMALL_ERROR += chat("after the error")  # the client must stop reading before the end of the body
+
+
+def released(server: ReplayServer) -> bool:
+    return server.wait_idle(3.0) and server.open_connections == 0
+
+
+def content_type(name: str) -> str:
+    return CONTENT_TYPES["ndjson"] if name.startswith("ollama") else CONTENT_TYPES["sse"]
+
+
+# --- outcomes over a real socket -------------------------------------------------------------------------
+
+CAPTURES = [e["file"].rsplit(".", 1)[0] for e in manifest()]
+
+
+@pytest.mark.parametrize("name", CAPTURES)
+def test_every_capture_has_its_outcome_over_http(name):
+    capture = load(name)
+    cuts = random_cuts(len(capture.body), seed=len(name), max_cuts=30)
+    with ReplayServer(capture.body, cuts=cuts, content_type=content_type(name)) as server:
+        result = stream_http(server.url + "/v1/stream", capture.contract, json={"stream": True})
+        assert released(server)
+    assert str(result.outcome) == capture.outcome
+    assert result.truncated_at == capture.truncated_at
+    assert result.text == capture.text
+
+
+def test_reads_are_recorded_as_they_arrived():
+    body = SMALL
+    cut = body.index("你".encode()) + 1  # inside 你
+    with ReplayServer(body, cuts=[cut, cut + 1], delay=0.01) as server:
+        reads = open_reads(server.url)
+        chunks = list(reads)
+        reads.close()
+        assert released(server)
+    assert sum(reads.sizes) == len(body) and reads.sizes == [len(c) for c in chunks]
+    result = consume(chunks, "openai-chat")
+    assert result.outcome is Outcome.COMPLETED and result.text == "你好，Ångström café 🙂完成"
+    assert result.stats.reads == len(chunks) >= 3
+    assert result.stats.reads_ending_mid_character >= 2
+    assert "\ufffd" in naive_decode(chunks) and "\ufffd" not in result.text
+
+
+def test_the_stats_count_every_read():
+    with ReplayServer(SMALL, cuts=range(5, len(SMALL), 5)) as server:
+        result = stream_http(server.url, "openai-chat")
+    assert (
+        result.stats.reads >= len(SMALL) // 5 and sum(result.stats.read_sizes.values()) == result.stats.reads
+    )
+
+
+def test_a_drop_is_a_truncation_with_the_transport_error():
+    capture = load("anthropic-messages/completed")
+    with ReplayServer(capture.body, drop_after=700) as server:
+        result = stream_http(server.url, "anthropic-messages")
+        assert released(server)
+    assert result.outcome is Outcome.TRUNCATED and result.truncated_at is not None
+    assert result.error.kind == "RemoteProtocolError" and result.error.offset == 700
+    assert capture.text.startswith(result.text)
+
+
+def test_an_http_error_status_raises_and_releases():
+    with ReplayServer(SMALL, max_requests=1) as server:
+        stream_http(server.url, "openai-chat")
+        with pytest.raises(httpx.HTTPError):  # 503, or refused if the server already stopped
+            stream_http(server.url, "openai-chat")
+        assert released(server)
+
+
+def test_updates_arrive_live_and_the_result_last():
+    with ReplayServer(SMALL, cuts=[40, 80]) as server:
+        updates = list(stream_http_updates(server.url, "openai-chat"))
+    assert isinstance(updates[-1], StreamResult) and updates[-1].outcome is Outcome.COMPLETED
+    assert "".join(u.text for u in updates if isinstance(u, TextDelta)) == updates[-1].text
+
+
+def test_an_updates_generator_never_started_sends_nothing():
+    with ReplayServer(SMALL) as server:
+        updates = stream_http_updates(server.url, "openai-chat")
+        updates.close()
+        assert server.requests == [] and server.connections_opened == 0
+
+
+def test_a_given_client_is_reused_and_left_open():
+    with ReplayServer(SMALL) as server:
+        with httpx.Client(trust_env=False) as client:
+            for _ in range(5):
+                assert stream_http(server.url, "openai-chat", client=client).outcome is Outcome.COMPLETED
+            assert server.connections_opened == 1  # one keep-alive connection, back in the pool each time
+            result = stream_http(server.url, "openai-chat", client=client, cancel=lambda: True)
+            assert result.outcome is Outcome.CANCELLED and not client.is_closed
+        assert released(server)
+
+
+def test_http_reads_close_is_idempotent_and_closes_its_own_client():
+    with ReplayServer(SMALL) as server:
+        reads = open_reads(server.url)
+        assert isinstance(reads, HTTPReads) and server.wait_idle(0.2) is False  # held open: not released
+        reads.close()
+        reads.close()
+        assert reads.closed and reads._own_client.is_closed and released(server)
+
+
+# --- no leaked connections, 100 runs of every path -------------------------------------------------------
+
+
+def run_completed(url: str) -> StreamResult:
+    return stream_http(url, "openai-chat")
+
+
+def run_break(url: str) -> None:
+    with contextlib.closing(stream_http_updates(url, "openai-chat")) as updates:
+        for update in updates:
+            assert isinstance(update, TextDelta)
+            break
+
+
+def run_cancel(url: str) -> StreamResult:
+    checks = iter(range(10))
+    return stream_http(url, "openai-chat", cancel=lambda: next(checks) == 1)  # after the first read
+
+
+PATHS = {
+    "completed": ({}, run_completed, Outcome.COMPLETED),
+    "truncated": ({"drop_after": 150}, run_completed, Outcome.TRUNCATED),
+    "service error": ({"cuts": [len(SMALL) - 5]}, run_completed, Outcome.SERVICE_ERROR),
+    "caller break": ({"cuts": [100]}, run_break, None),
+    "cancel": ({"cuts": [100]}, run_cancel, Outcome.CANCELLED),
+}
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_no_leaked_connections_in_100_runs(path):
+    options, run, outcome = PATHS[path]
+    body = SMALL_ERROR if path == "service error" else SMALL
+    with ReplayServer(body, max_requests=100, **options) as server:
+        for _ in range(100):
+            result = run(server.url)
+            assert result is None or result.outcome is outcome
+        assert released(server)
+        assert server.connections_opened == server.connections_closed == 100
+
+
+def test_a_leak_would_show():
+    with ReplayServer(SMALL) as server:
+        client = httpx.Client(trust_env=False)
+        response = client.send(client.build_request("GET", server.url), stream=True)
+        reads = response.iter_raw()  # kept: a dropped iter_raw() generator would close the response
+        next(reads)
+        assert not server.wait_idle(0.2) and server.open_connections == 1
+        response.close()
+        client.close()
+        assert released(server)
+
+
+def test_cancel_from_another_thread():
+    body = chat(*(f"片段{i} " for i in range(30)))
+    stop = threading.Event()
+    with ReplayServer(body, cuts=range(50, len(body), 50), delay=0.02) as server:
+        timer = threading.Timer(0.1, stop.set)
+        timer.start()
+        result = stream_http(server.url, "openai-chat", cancel=stop)
+        timer.join()
+        assert result.outcome is Outcome.CANCELLED and released(server)
+
+
+# --- reconnecting ----------------------------------------------------------------------------------------
+
+
+def numbered(capture: str, retry: int = 1) -> tuple[bytes, list[Event]]:
+    """A capture with an id on every event (as a server that supports resumption sends it)."""
+    events = [Event(e.type, e.data, str(i)) for i, e in enumerate(parse_sse([load(capture).body]))]
+    return f"retry: {retry}\n\n".encode() + encode_events(events), events
+
+
+def test_events_with_ids_resume_exactly():
+    body, events = numbered("openai-responses/completed")
+    waits = []
+    with ReplayServer(body, drop_after=1500) as server:
+        resumed = resume_sse(server.url, "openai-responses", max_attempts=10, sleep=waits.append)
+        requests = server.requests
+        assert released(server)
+    assert resumed.events == events and resumed.stopped == "completed"
+    assert resumed.result.outcome is Outcome.COMPLETED
+    assert resumed.result.text == load("openai-responses/completed").text
+    assert [r.last_event_id for r in requests][:2] == [None, resumed.attempts[1].sent_id]
+    assert all(a.ended == "RemoteProtocolError" for a in resumed.attempts[:-1])
+    assert resumed.attempts[-1].ended == "end of body" and waits == [0.001] * (len(resumed.attempts) - 1)
+
+
+def test_retry_is_honoured_and_bounded():
+    body, _ = numbered("openai-responses/completed", retry=60_000)
+    waits = []
+    with ReplayServer(body, drop_after=2000, drop_count=1) as server:
+        resume_sse(server.url, "openai-responses", max_wait=0.5, sleep=waits.append)
+    assert waits == [0.5]
+
+
+def test_max_attempts_bounds_the_reconnections():
+    body, _ = numbered("openai-responses/completed")
+    with ReplayServer(body, drop_after=1500) as server:
+        resumed = resume_sse(server.url, "openai-responses", max_attempts=3, sleep=lambda _: None)
+        assert len(server.requests) == 3 and released(server)
+    assert resumed.stopped == "max_attempts" and resumed.result.outcome is Outcome.TRUNCATED
+
+
+def test_without_ids_there_is_nothing_to_resume_from():
+    capture = load("openai-chat/completed")
+    with ReplayServer(capture.body, drop_after=2000) as server:
+        resumed = resume_sse(server.url, "openai-chat", method="POST", json={}, sleep=lambda _: None)
+        assert len(server.requests) == 1
+    assert resumed.stopped == "no event ID to resume from"
+    assert resumed.result.outcome is Outcome.TRUNCATED and capture.text.startswith(resumed.result.text)
+
+
+def test_re_sending_without_ids_repeats_the_request_and_the_text():
+    capture = load("openai-chat/completed")
+    with ReplayServer(capture.body, drop_after=2000, drop_count=1) as server:
+        resumed = resume_sse(
+            server.url, "openai-chat", method="POST", json={}, resend_without_id=True, sleep=lambda _: None
+        )
+        assert [r.method for r in server.requests] == ["POST", "POST"]  # the service ran twice
+    first = resumed.attempts[0].events
+    prefix = "".join(
+        json.loads(e.data)["choices"][0]["delta"].get("content", "") for e in resumed.events[:first]
+    )
+    assert resumed.result.outcome is Outcome.COMPLETED  # a well-formed stream...
+    assert resumed.result.text == prefix + capture.text  # ...with the start of the answer twice
+
+
+def test_without_a_contract_a_clean_end_stops():
+    body = encode_events([Event("message", "你好", "1"), Event("message", "café", "2")])
+    with ReplayServer(body, drop_after=25, drop_count=1) as server:
+        resumed = resume_sse(server.url, sleep=lambda _: None)
+    assert resumed.stopped == "end of body" and resumed.result is None
+    assert [e.data for e in resumed.events] == ["你好", "café"] and resumed.last_event_id == "2"
+    assert resumed.attempts[0].cut_inside in {"line", "event", "character"}
+
+
+def test_invalid_utf8_is_not_retried():
+    with ReplayServer(b"id: 1\ndata: \xff\n\n") as server:
+        resumed = resume_sse(server.url, max_attempts=5, sleep=lambda _: None)
+        assert len(server.requests) == 1
+    assert resumed.stopped.startswith("StreamDecodeError")
+
+
+def test_resume_body_is_the_events_written_back():
+    body, events = numbered("anthropic-messages/completed")
+    with ReplayServer(body) as server:
+        resumed = resume_sse(server.url, "anthropic-messages")
+    assert parse_sse([resumed.body]) == events and resumed.retry == 1
