@@ -53,6 +53,7 @@ __all__ = [
     "StreamError",
     "StreamResult",
     "StreamStats",
+    "StreamUpdates",
     "consume",
     "stream_updates",
 ]
@@ -551,7 +552,7 @@ def stream_updates(
     max_element_chars: int | None = DEFAULT_LIMITS["max_element_chars"],
     max_events: int | None = DEFAULT_LIMITS["max_events"],
     max_bytes_without_progress: int | None = DEFAULT_LIMITS["max_bytes_without_progress"],
-) -> Generator[Signal | StreamResult, None, None]:
+) -> StreamUpdates:
     """Run one stream through every layer, yielding live updates, then the :class:`StreamResult` last.
 
     Updates are the contract's signals (:class:`TextDelta`, :class:`Stage`, :class:`Heartbeat`,
@@ -561,8 +562,8 @@ def stream_updates(
 
     Cleanup guarantee: ``chunks.close()`` (if it exists) is called exactly once on every path: terminal
     and end of body, service error, decode error, limit, source exception, ``cancel``, and the caller
-    closing this generator early (``break`` then ``close()``, a ``with contextlib.closing(...)`` block, or
-    garbage collection). ``cancel`` (a callable or a ``threading.Event``) is checked before every read.
+    closing the updates early (``break`` then ``close()``, a ``with`` block, or garbage collection), even
+    before the first read. ``cancel`` (a callable or a ``threading.Event``) is checked before every read.
 
     ``activity``, if given, is told ``on_bytes(n)`` per read, ``on_event()`` per event or comment and
     ``on_progress()`` per text delta, stage, finish reason or terminal (see :mod:`lesson_lib.activity`).
@@ -584,10 +585,69 @@ def stream_updates(
     try:
         cancelled = _cancel_check(cancel)
         run = _Run(contract, errors, limits, activity)
-        yield from run.updates(chunks, cancelled)
+    except BaseException:
+        _close_source(chunks)  # the caller's mistake: the source is still released
+        raise
+    return StreamUpdates(run, chunks, cancelled)
+
+
+class _OwnedSource:
+    """A chunk source and whether it has been closed: closed once, by whoever gets there first."""
+
+    def __init__(self, chunks: Iterable[bytes]) -> None:
+        self.chunks = chunks
+        self.open = True
+
+    def release(self) -> None:
+        if self.open:
+            self.open = False
+            _close_source(self.chunks)
+
+
+def _generate(
+    run: _Run, source: _OwnedSource, cancelled: Callable[[], bool]
+) -> Generator[Signal | StreamResult, None, None]:
+    try:
+        yield from run.updates(source.chunks, cancelled)
     finally:
-        _close_source(chunks)
+        source.release()
     yield run.result()
+
+
+class StreamUpdates:
+    """What :func:`stream_updates` returns: an iterator of live updates ending with the result.
+
+    It owns the chunk source from the moment it exists, not from the first ``next()``: a generator that
+    is closed (or dropped) before it ever ran would skip its ``finally``, and an HTTP response passed in
+    would leak. So ``close()``, the end of a ``with`` block, or garbage collection closes the source,
+    exactly once, whether or not anything was read.
+    """
+
+    def __init__(self, run: _Run, chunks: Iterable[bytes], cancelled: Callable[[], bool]) -> None:
+        # The generator must not refer back to this object: a cycle would keep it alive after a
+        # ``break`` until the garbage collector runs, and the source open with it.
+        self._source = _OwnedSource(chunks)
+        self._updates = _generate(run, self._source, cancelled)
+
+    def __iter__(self) -> StreamUpdates:
+        return self
+
+    def __next__(self) -> Signal | StreamResult:
+        return next(self._updates)
+
+    def close(self) -> None:
+        """Stop reading: the source is closed (once), and no result follows."""
+        self._updates.close()
+        self._source.release()
+
+    def __enter__(self) -> StreamUpdates:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        self.close()
 
 
 def consume(chunks: Iterable[bytes], contract: str, **options: Any) -> StreamResult:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import threading
 
@@ -566,3 +567,39 @@ def test_any_text_any_chunking_round_trips(pieces, draw):
         result = consume(draw.draw(partitions(body)), contract)
         assert result.outcome is Outcome.COMPLETED, contract
         assert result.final_text == "".join(pieces)
+
+
+@pytest.mark.parametrize("how", ["close", "with", "garbage"])
+def test_the_source_is_closed_even_if_the_updates_were_never_read(how):
+    closes = []
+
+    class Source:
+        def __iter__(self):
+            yield b"data: {}\n\n"
+
+        def close(self):
+            closes.append(1)
+
+    updates = stream_updates(Source(), "openai-chat")
+    if how == "close":
+        updates.close()
+        updates.close()  # twice is still once
+    elif how == "with":
+        with updates:
+            pass
+    else:
+        del updates
+        gc.collect()
+    assert closes == [1]
+
+
+def test_a_bad_contract_name_raises_at_once_and_releases_the_source():
+    closes = []
+
+    class Source(list):
+        def close(self):
+            closes.append(1)
+
+    with pytest.raises(ValueError):
+        stream_updates(Source(), "no-such-service")
+    assert closes == [1]
