@@ -1,0 +1,478 @@
+"""The bug hunt: six client functions, each with one streaming bug, and a checker for each fix.
+
+Each checker runs the learner's fixed function on a hidden corpus (Chinese, accented Latin, emoji, CR, LF
+and CRLF) in every chunking of :mod:`.checkers_core`, plus the end-of-stream cases that bug is about, and
+compares with ``lesson_lib``. A failure names the kind of cut or case that broke the function and asks a
+question; it never shows the fix.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from lesson_lib.completion import consume
+from lesson_lib.decoding import incremental_decode
+from lesson_lib.lines import LineSplitter
+from lesson_lib.ndjson import parse_ndjson
+from lesson_lib.sse import parse_sse
+
+from . import Result
+from .checkers_core import (
+    NotAttempted,
+    Observed,
+    classify_cut,
+    compare_value,
+    count_summary,
+    describe_error,
+    failure_result,
+    not_attempted,
+    observe,
+    sweep,
+)
+
+# -- the hidden corpora --------------------------------------------------------------------------------
+
+TEXT = "你好，世界！Café au lait, naïve Ångström façade.\r\n第二行：🙂 🚀 👩‍💻 ß€𝄞 done.\rend\n".encode()
+
+LINES = (
+    'data: {"text":"你好\u2028世界"}\r\n'
+    'data: {"text":"Ångström\x85naïve"}\n'
+    "\r\n"
+    ": ping\r"
+    "data: 🙂 🚀\x0cform\x0bfeed\x1cend\r\n"
+    "\r"
+    "data: 完成\n"
+    "\n"
+).encode()
+
+EVENTS = (
+    "event: delta\r\n"
+    'data: {"text":\r\n'
+    'data:  "你好，"}\r\n'
+    "\r\n"
+    ": keep-alive\n"
+    "\n"
+    "event: ping\n"
+    "\n"
+    'data:{"text": "Ångström 🙂",\n'
+    'data: "n": 2}\n'
+    "\n"
+    'id: 7\r'
+    'data: {"text": "完成"}\r'
+    "\r"
+).encode()
+
+_CHAT_CONTENT = ["你好", "！Café ", "au lait 🙂", " 第二行", "：完成。"]
+
+
+def _chat_event(chunk: dict[str, Any]) -> bytes:
+    return b"data: " + json.dumps(chunk, ensure_ascii=False, separators=(",", ":")).encode() + b"\n\n"
+
+
+def chat_stream(content: list[str], finish: bool = True, done: bool = True) -> bytes:
+    base = {"id": "chatcmpl-7Qx", "object": "chat.completion.chunk", "model": "gpt-fiction"}
+    parts = [_chat_event({**base, "choices": [{"index": 0, "delta": {"role": "assistant", "content": ""}}]})]
+    parts.append(b": keep-alive\n\n")
+    for text in content:
+        parts.append(_chat_event({**base, "choices": [{"index": 0, "delta": {"content": text}}]}))
+    if finish:
+        parts.append(_chat_event({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}))
+    if done:
+        parts.append(b"data: [DONE]\n\n")
+    return b"".join(parts)
+
+
+CHAT = chat_stream(_CHAT_CONTENT)
+CHAT_TEXT = "".join(_CHAT_CONTENT)
+
+MAX_LINE_BYTES = 64
+
+
+def _ndjson_line(content: str, done: bool = False) -> bytes:
+    value = {"message": {"content": content}, "done": done}
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+
+
+def _line_of_exactly(size: int, start: str) -> bytes:
+    """An NDJSON line whose JSON is exactly ``size`` bytes long (its LF not counted)."""
+    padding = size - len(_ndjson_line(start)) + 1
+    line = _ndjson_line(start + "!" * padding)
+    assert len(line) - 1 == size, len(line)
+    return line
+
+
+RECORDS = b"".join(
+    [
+        _ndjson_line("你好"),
+        _ndjson_line("Ångström 🙂"),
+        _line_of_exactly(MAX_LINE_BYTES, "完成"),
+        _ndjson_line("ok", done=True),
+    ]
+)
+
+
+def _truth_lines(pieces: list[bytes]) -> list[str]:
+    splitter = LineSplitter(max_line_chars=None)
+    lines = splitter.feed(incremental_decode(pieces))
+    splitter.discard()
+    return lines
+
+
+# -- one sweep, reported -------------------------------------------------------------------------------
+
+
+def _sweep_result(
+    key: str,
+    data: bytes,
+    run: Callable[[list[bytes]], Observed],
+    truth: Callable[[list[bytes]], Any],
+    framing: str,
+    hints: dict[str, str],
+    default: str,
+    compare: Callable[[Observed, Any], str | None] = compare_value,
+) -> tuple[Result | None, dict[str, int]]:
+    failure, counts = sweep(data, run, truth, compare, lambda cut: classify_cut(data, cut, framing))
+    if failure is not None:
+        return failure_result(key, failure, hints, default), counts
+    return None, counts
+
+
+def _passed(key: str, counts: dict[str, int], extra: str) -> Result:
+    return Result(key, True, f"passed {count_summary(counts)}{extra}.")
+
+
+# -- 1. decoding each read on its own ------------------------------------------------------------------
+
+
+def check_decode(key: str, function: Callable[..., Any]) -> Result:
+    hints = {
+        "whole": "even in one read the text is wrong: which encoding and which error mode does it use?",
+        "character": "a read ended inside a character. Which bytes must survive from one read to the next, "
+        "and what in your code keeps them?",
+    }
+    default = "compare what your function keeps between reads with what an incremental decoder keeps."
+    truth = TEXT.decode("utf-8")
+    result, counts = _sweep_result(
+        key, TEXT, lambda pieces: observe(lambda: function(pieces)), lambda _: truth, "text", hints, default
+    )
+    if result is not None:
+        return result
+    cut_char = TEXT[: TEXT.index("🙂".encode()) + 2]
+    observed = observe(lambda: function([cut_char[:-1], cut_char[-1:]]))
+    if not isinstance(observed.error, UnicodeDecodeError):
+        return Result(
+            key,
+            False,
+            "the stream stopped in the middle of a character (two of its four bytes arrived), and your "
+            f"function {observed.describe()} instead of raising UnicodeDecodeError. Hint: what tells a "
+            "decoder that no more bytes will come, so that it can complain about the ones it holds?",
+        )
+    bad = TEXT[:20] + b"\xff" + TEXT[20:]
+    observed = observe(lambda: function([bad[:7], bad[7:]]))
+    if not isinstance(observed.error, UnicodeDecodeError):
+        return Result(
+            key,
+            False,
+            "a byte that is never valid UTF-8 (0xFF) sat in the middle, and your function "
+            f"{observed.describe()} instead of raising UnicodeDecodeError. Hint: text with U+FFFD in it "
+            "looks like an answer; nobody downstream can tell that bytes were lost.",
+        )
+    return _passed(key, counts, ", a stream cut inside a character and an invalid byte")
+
+
+# -- 2. splitlines() -----------------------------------------------------------------------------------
+
+
+def check_lines(key: str, function: Callable[..., Any]) -> Result:
+    hints = {
+        "whole": "even with the whole stream in one read, a line was split where there is no CR or LF. "
+        "Which characters does your splitting treat as line breaks, and which does SSE?",
+        "crlf": "a read ended between a CR and its LF, and the lines differ. A CRLF cut in two is still one "
+        "line ending: what must survive from the end of one read to the start of the next?",
+        "line": "a read ended inside a line and the lines differ. Where does the unfinished part of a read "
+        "wait for its ending?",
+        "character": "a read ended inside a character: one decoder must hold its bytes for the whole stream.",
+    }
+    default = "compare your lines with what lesson_lib's LineSplitter gives for the same reads."
+    result, counts = _sweep_result(
+        key, LINES, lambda pieces: observe(lambda: function(pieces)), _truth_lines, "lines", hints, default
+    )
+    if result is not None:
+        return result
+    cases = [
+        ("a stream whose last line has no ending", b"data: a\r\ndata: \xe5\xae\x8c", ["data: a"]),
+        ("a stream whose last line ends with a lone CR", b"data: a\ndata: b\r", ["data: a", "data: b"]),
+    ]
+    for name, body, expected in cases:
+        for pieces in ([body], [body[:-1], body[-1:]]):
+            observed = observe(lambda pieces=pieces: function(pieces))
+            mismatch = compare_value(observed, expected)
+            if mismatch is not None:
+                return Result(
+                    key,
+                    False,
+                    f"for {name}: {mismatch}. Hint: a line exists once its ending has arrived (a CR is an "
+                    "ending on its own); a line without an ending is not a line yet.",
+                )
+    return _passed(key, counts, ", and two streams that end without an LF")
+
+
+# -- 3. parsing before the blank line ------------------------------------------------------------------
+
+
+def _truth_values(pieces: list[bytes]) -> list[Any]:
+    return [json.loads(event.data) for event in parse_sse(pieces)]
+
+
+def check_events(key: str, function: Callable[..., Any]) -> Result:
+    hints = {
+        "whole": "even with the whole stream in one read, the values differ. When is an event's data "
+        "complete, and how are two data lines of one event joined?",
+        "in-event": "a read ended between two lines of one event. What must be kept from one read to the "
+        "next until the event is complete?",
+    }
+    default = "compare your values with parse_sse on the same reads, event by event."
+    result, counts = _sweep_result(
+        key, EVENTS, lambda pieces: observe(lambda: function(pieces)), _truth_values, "sse", hints, default
+    )
+    if result is not None:
+        return result
+    cut = EVENTS[: EVENTS.rindex(b"\r")]  # the last event's blank line never arrives
+    observed = observe(lambda: function([cut]))
+    mismatch = compare_value(observed, _truth_values([cut]))
+    if mismatch is not None:
+        return Result(
+            key,
+            False,
+            f"the stream stopped just before the last event's blank line: {mismatch}. Hint: an event "
+            "exists only once its blank line has arrived; what the stream left half-done is not an event.",
+        )
+    return _passed(key, counts, ", and a stream cut before its last blank line")
+
+
+# -- 4. end of stream taken for success ----------------------------------------------------------------
+
+
+def _chat_truncations() -> list[tuple[str, bytes]]:
+    full = CHAT
+    before_finish = chat_stream(_CHAT_CONTENT, finish=False, done=False)
+    before_done = chat_stream(_CHAT_CONTENT, done=False)
+    early = chat_stream(_CHAT_CONTENT[:2], finish=False, done=False)
+    return [
+        ("cleanly between two events, long before the end", early),
+        ("cleanly between two events, after the last text and before the finish_reason", before_finish),
+        ("cleanly after the chunk with finish_reason, before the last event", before_done),
+        ("after the last event's data line, before its blank line", full[:-1]),
+        ("inside the last event's data line", full[:-4]),
+        ("inside a JSON chunk", before_done[:-30]),
+    ]
+
+
+def _chat_truth(pieces: list[bytes]) -> str:
+    """The text of the finished chat stream: what consume() calls final (checked once, in the tests)."""
+    return CHAT_TEXT
+
+
+def chat_final_text() -> str | None:
+    """lesson_lib's verdict on the hidden chat stream, for the tests: its final text."""
+    return consume([CHAT], "openai-chat").final_text
+
+
+def check_eof(key: str, function: Callable[..., Any]) -> Result:
+    hints = {"whole": "even the whole, finished stream does not give the right text."}
+    default = "compare your text with consume(reads, 'openai-chat').final_text."
+
+    result, counts = _sweep_result(
+        key, CHAT, lambda pieces: observe(lambda: function(pieces)), _chat_truth, "sse", hints, default
+    )
+    if result is not None:
+        return result
+    for where, body in _chat_truncations():
+        observed = observe(lambda body=body: function([body]))
+        if not observed.raised:
+            return Result(
+                key,
+                False,
+                f"the stream stopped {where}, and your function {observed.describe()} as if the answer were "
+                "complete. Hint: a closed connection ends the loop whether or not the service finished; "
+                "which signal does this service send as its very last word?",
+            )
+    return _passed(key, counts, f", and {len(_chat_truncations())} streams that stop early")
+
+
+# -- 5. no cleanup on every path -----------------------------------------------------------------------
+
+
+class FakeResponse:
+    """An HTTP response stand-in: ``iter_bytes()`` yields the reads (and may raise), ``close()`` counts."""
+
+    def __init__(self, pieces: list[bytes], fail_after: int | None = None) -> None:
+        self._pieces = pieces
+        self._fail_after = fail_after
+        self.closes = 0
+
+    def iter_bytes(self) -> Iterator[bytes]:
+        for number, piece in enumerate(self._pieces):
+            if number == self._fail_after:
+                raise ConnectionResetError("connection reset by peer")
+            yield piece
+
+    def close(self) -> None:
+        self.closes += 1
+
+    def __repr__(self) -> str:
+        return f"<FakeResponse: {len(self._pieces)} reads>"
+
+
+def _cleanup_paths() -> list[tuple[str, list[bytes], int | None]]:
+    content = list(_CHAT_CONTENT)
+    invalid = CHAT.replace("第二行".encode(), b"\xff\xfe", 1)
+    malformed = CHAT.replace(b'{"content":"au', b'{"content:"au', 1)
+    reads = [CHAT[i : i + 40] for i in range(0, len(CHAT), 40)]
+    return [
+        ("the connection closes before the last event", [chat_stream(content, done=False)], None),
+        ("the stream carries invalid UTF-8", [invalid], None),
+        ("a chunk is not valid JSON", [malformed], None),
+        ("the network fails in the middle (ConnectionResetError)", reads, len(reads) // 2),
+    ]
+
+
+_CLOSE_ONCE = "close the response in one place only, a place that runs on every path, this one included."
+
+
+def check_cleanup(key: str, function: Callable[..., Any]) -> Result:
+    hints = {"whole": "even the whole, finished stream does not give the right result."}
+    default = "compare what your function returns, and how often it closes the response, with the truth."
+
+    def run(pieces: list[bytes]) -> Observed:
+        response = FakeResponse(pieces)
+        observed = observe(lambda: function(response))
+        return Observed((observed.value, response.closes), observed.error)
+
+    def compare(observed: Observed, truth: Any) -> str | None:
+        if observed.raised:
+            return f"your function {observed.describe()}"
+        text, closes = observed.value
+        if text != CHAT_TEXT:
+            return compare_value(Observed(text), CHAT_TEXT)
+        if closes != 1:
+            return f"the response was closed {closes} times; it must be closed exactly once"
+        return None
+
+    failure, counts = sweep(CHAT, run, lambda _: None, compare, lambda cut: classify_cut(CHAT, cut, "sse"))
+    if failure is not None:
+        if failure.mismatch.startswith("the response was closed"):
+            hints = {"whole": _CLOSE_ONCE}
+            default = _CLOSE_ONCE
+        return failure_result(key, failure, hints, default)
+    for name, pieces, fail_after in _cleanup_paths():
+        response = FakeResponse(pieces, fail_after)
+        observed = observe(lambda response=response: function(response))
+        if not observed.raised:
+            return Result(
+                key,
+                False,
+                f"when {name}, your function {observed.describe()}. Hint: a broken stream must raise, so "
+                "that the caller cannot mistake it for an answer.",
+            )
+        if response.closes == 0:
+            return Result(
+                key,
+                False,
+                f"when {name}, your function raised {describe_error(observed.error)} and never closed the "
+                "response. Hint: when an exception leaves your function, from the parser, from json or from "
+                "the network, which of your lines still run?",
+            )
+        if response.closes > 1:
+            closed = f"the response was closed {response.closes} times"
+            return Result(key, False, f"when {name}, {closed}. Hint: {_CLOSE_ONCE}")
+    return _passed(key, counts, f" (closed once each time), and {len(_cleanup_paths())} failure paths")
+
+
+# -- 6. an unbounded buffer ----------------------------------------------------------------------------
+
+
+def _endless_line(prefix: bytes, read_size: int, limit: int, pulled: list[int]) -> Iterator[bytes]:
+    """``prefix``, then one line that never ends, in reads of ``read_size``; stops after ``limit`` bytes."""
+    body = prefix + b'{"message":{"content":"'
+    for start in range(0, len(body), read_size):
+        pulled[0] += len(body[start : start + read_size])
+        yield body[start : start + read_size]
+    while pulled[0] < limit:
+        pulled[0] += read_size
+        yield "é".encode() * (read_size // 2)
+
+
+def check_bound(key: str, function: Callable[..., Any]) -> Result:
+    bound = MAX_LINE_BYTES
+    default = f"every line of this stream is at most {bound} bytes long: none may be rejected."
+
+    def run(pieces: Any) -> Observed:
+        return observe(lambda: function(pieces, max_line_bytes=bound))
+
+    failure, counts = sweep(RECORDS, run, parse_ndjson, compare_value, lambda cut: classify_cut(RECORDS, cut))
+    if failure is not None:
+        hints = {
+            "whole": f"no line of this stream is longer than {bound} bytes (one is exactly {bound}). The "
+            "bound is per line, not per read, and a line may be exactly as long as the bound."
+        }
+        return failure_result(key, failure, hints, default)
+    prefix = _ndjson_line("你好") + _ndjson_line("🙂")
+    long_line = prefix + _line_of_exactly(bound + 1, "Ångström")
+    observed = run([long_line])
+    if not observed.raised:
+        return Result(
+            key,
+            False,
+            f"a complete line of {bound + 1} bytes arrived in one read (bound: {bound}), and your function "
+            f"{observed.describe()}. Hint: every line must be measured, the complete ones too.",
+        )
+    read_size, source_size = 16, 64 * 1024
+    pulled = [0]
+    observed = run(_endless_line(prefix, read_size, source_size, pulled))
+    allowed = len(prefix) + bound + read_size
+    if not observed.raised or pulled[0] > allowed:
+        what = "returned normally" if not observed.raised else "raised"
+        return Result(
+            key,
+            False,
+            f"a line that never ends arrived in {read_size}-byte reads, and your function {what} only after "
+            f"pulling {pulled[0]} bytes from the source (a bound of {bound} bytes per line allows at most "
+            f"{allowed} here). Hint: the danger is the line that is still unfinished; when do you look at "
+            "its size?",
+        )
+    return _passed(key, counts, ", a line one byte too long, and a line that never ends")
+
+
+BUGS: dict[str, Callable[[str, Callable[..., Any]], Result]] = {
+    "decode": check_decode,
+    "splitlines": check_lines,
+    "blank_line": check_events,
+    "eof": check_eof,
+    "cleanup": check_cleanup,
+    "bound": check_bound,
+}
+
+FUNCTION_NAMES = {
+    "decode": "decode_reads",
+    "splitlines": "read_lines",
+    "blank_line": "parse_events",
+    "eof": "answer_text",
+    "cleanup": "collect",
+    "bound": "read_records",
+}
+
+
+def check_bug(name: str, function: Callable[..., Any]) -> Result:
+    """Check the learner's fix for the bug-hunt exercise ``name`` (see :data:`BUGS`)."""
+    key = f"bug_hunt.{name}"
+    if name not in BUGS:
+        raise KeyError(f"no bug-hunt exercise {name!r}; known: {', '.join(BUGS)}")
+    if not callable(function):
+        return Result(key, False, f"pass your function itself, {FUNCTION_NAMES[name]}, not {function!r}.")
+    try:
+        return BUGS[name](key, function)
+    except NotAttempted:
+        return not_attempted(key, f"{FUNCTION_NAMES[name]}()")
