@@ -9,6 +9,9 @@ Cost: a read with no CR or LF in it is only remembered (appended to a byte buffe
 decoded when the read that ends their line arrives. Line endings are ASCII and can never sit inside a
 multi-byte character, so this changes nothing in the result, only the work per read. Consequence, in
 strict mode: invalid UTF-8 is reported when its line ends (or at ``close()``), with its exact offset.
+A read that does end lines is, in strict mode, decoded, split and interpreted in one pass
+(:meth:`SSEParser._feed_lines`) when it cannot fail; a read that might (invalid UTF-8, a limit) goes
+through the layers one by one, which find the exact offset. Same result, fewer calls per read.
 
 Spec points this module implements, all tested in every chunking:
 
@@ -25,12 +28,13 @@ Spec points this module implements, all tested in every chunking:
 
 from __future__ import annotations
 
+from codecs import utf_8_decode
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .decoding import IncrementalUTF8Decoder, incomplete_tail_length, replace_escapes, utf8_length
 from .errors import BoundaryError, LimitExceededError, ParserStateError, StreamDecodeError
-from .lines import DEFAULT_MAX_LINE_CHARS, LineSplitter
+from .lines import _ANY_ENDING, DEFAULT_MAX_LINE_CHARS, LineSplitter
 
 #: Default bound on one event's data, in characters (the data lines plus their joining LFs).
 DEFAULT_MAX_EVENT_CHARS = 16 * 1024 * 1024
@@ -46,19 +50,12 @@ class Event:
 
 
 # A frozen dataclass's generated __init__ goes through object.__setattr__ once per field; setting the
-# slots through their descriptors builds the same object at about half the cost, once per event.
+# slots through their descriptors (inline, in ``SSEParser._process``) builds the same object at about
+# half the cost, once per event.
 _new_object = object.__new__
 _set_type = Event.__dict__["type"].__set__
 _set_data = Event.__dict__["data"].__set__
 _set_last_event_id = Event.__dict__["last_event_id"].__set__
-
-
-def _make_event(event_type: str, data: str, last_event_id: str) -> Event:
-    event = _new_object(Event)
-    _set_type(event, event_type)
-    _set_data(event, data)
-    _set_last_event_id(event, last_event_id)
-    return event
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,14 +97,19 @@ class SSEParser:
             raise ValueError(f"max_event_chars must be positive or None, got {max_event_chars}")
         self._errors = errors
         self._replace = errors == "replace"
+        self._strict = not self._replace
         # In replace mode the decoder keeps invalid bytes as escapes so that every character still maps
         # to its bytes (exact error offsets); they become U+FFFD when a value leaves the parser.
         self._decoder = IncrementalUTF8Decoder("strict" if errors == "strict" else "surrogateescape")
         self._lines = LineSplitter("any", max_line_chars)
         self._max_line = max_line_chars
         self._max_event = max_event_chars
-        # Bytes of reads without a line ending, not yet decoded, and how many more may wait there
-        # before the line limit could be crossed (a byte never makes more than one character).
+        # The same bounds as plain numbers for the hot paths: a line longer than _line_cap characters, or
+        # an event whose data count (characters plus one per line) exceeds _event_cap, crosses a limit.
+        self._line_cap = max_line_chars if max_line_chars is not None else 1 << 62
+        self._event_cap = max_event_chars + 1 if max_event_chars is not None else 1 << 62
+        # Bytes of reads without a line ending, not yet decoded, and how many may wait there before
+        # the line limit could be crossed (a byte never makes more than one character).
         self._raw = bytearray()
         self._raw_room = 0
         self._fast = False  # may the next read take the fast path? (open, past the BOM check)
@@ -245,11 +247,95 @@ class SSEParser:
     # -- the two verbs ---------------------------------------------------------------------------------
     def feed(self, chunk: bytes) -> list[Event | Comment]:
         """Parse one read of any size (0 bytes included); return the events it completed, in order."""
-        if self._fast and 10 not in chunk and 13 not in chunk and len(chunk) <= self._raw_room:  # LF, CR
-            self._raw += chunk  # no line ends here: nothing can complete, so only remember it
-            self._raw_room -= len(chunk)
-            return []
+        if self._fast:
+            if 10 not in chunk and 13 not in chunk:  # no LF, no CR: nothing can complete here,
+                raw = self._raw
+                raw += chunk  # so only remember it (the bytearray grows in place)
+                if len(raw) <= self._raw_room:
+                    return []
+                del raw[len(raw) - len(chunk) :]  # the line limit might be crossed: the layers decide
+            elif self._strict:
+                out = self._feed_lines(chunk)
+                if out is not None:
+                    return out
         return self._feed_now(chunk)
+
+    def _feed_lines(self, chunk: bytes) -> list[Event | Comment] | None:
+        """A read that ends lines, strict mode: decode, split and interpret in one pass, no layer calls.
+
+        Leaves the decoder and the line splitter in exactly the state their own ``feed`` would. Returns
+        ``None`` having changed nothing if the read could raise (invalid UTF-8, a line or event limit
+        possibly crossed) or only completes the LF of a CRLF: ``_feed_now`` then takes it through the
+        layers, which report the exact offset.
+        """
+        decoder, lines, raw = self._decoder, self._lines, self._raw
+        held = decoder._held
+        if held:  # the first bytes of a character cut by the last read that ended lines
+            data = held + raw + chunk
+        elif raw:
+            data = raw + chunk
+        else:
+            data = chunk
+        try:
+            text, consumed = utf_8_decode(data, "strict", False)
+        except UnicodeDecodeError:
+            return None
+        start = lines._chars_in
+        body = text
+        if lines._after_cr and text[0] == "\n":  # the LF of a CRLF whose CR ended the last read
+            body = text[1:]
+            start += 1
+        if "\r" in body:
+            pieces = _ANY_ENDING.split(body)
+            after_cr = body[-1] == "\r"
+        else:
+            pieces = body.split("\n")
+            if len(pieces) == 1:
+                return None
+            after_cr = False
+        tail = pieces.pop()
+        pending = lines._pending
+        size = pending + len(body)  # no line of this read can be longer than its text and the pending line
+        line_cap = self._line_cap
+        if size > line_cap and (
+            pending + len(pieces[0]) > line_cap or len(tail) > line_cap or max(map(len, pieces)) > line_cap
+        ):
+            return None
+        # Nor can the data it adds to the event exceed that size plus one per line: if the event stays
+        # within its limit even so, no line of this read can take it past.
+        if self._data_chars + size > self._event_cap:
+            return None
+        parts = lines._parts
+        if parts:  # the start of the first line came in earlier reads: join it once, now
+            if len(parts) == 1:
+                pieces[0] = parts[0] + pieces[0]
+            else:
+                parts.append(pieces[0])
+                pieces[0] = "".join(parts)
+        decoder._bytes_in += len(data) - len(held)
+        held = decoder._held = bytes(data[consumed:]) if consumed != len(data) else b""
+        if raw:
+            raw.clear()
+        lines._chars_in += len(text)
+        lines._after_cr = after_cr
+        lines._last_text, lines._last_text_start = body, start
+        lines._parts = [tail] if tail else []
+        lines._pending = len(tail)
+        lines._lines_out += len(pieces)
+        self._raw_room = line_cap - len(tail) - len(held)
+        if len(pieces) == 1:  # small reads end one line at a time, most often a data or event field
+            line = pieces[0]
+            if line.startswith("data: "):
+                value = line[6:]
+                self._data.append(value)
+                self._data_chars += len(value) + 1
+                self._fields_pending = True
+                return []
+            if line.startswith("event: "):
+                self._event_type = line[7:]
+                self._fields_pending = True
+                return []
+        return self._process(pieces, len(pieces))
 
     def _feed_now(self, chunk: bytes) -> list[Event | Comment]:
         if self._state != "open":
@@ -349,51 +435,75 @@ class SSEParser:
         return self._text_byte_base + utf8_length(self._text[: char_index - self._text_char_base])
 
     def _process(self, lines: list[str], lines_in_feed: int) -> list[Event | Comment]:
+        """Interpret complete lines: the spec's field loop. The event being assembled is held in locals
+        and stored back once per call; blank lines, then ``data: `` and ``event: `` lines, most of a stream,
+        are tried first.
+        """
         out: list[Event | Comment] = []
-        data = self._data
-        for number, line in enumerate(lines):
-            if not line:
-                self._dispatch(out)
-                data = self._data
+        data, chars, event_type = self._data, self._data_chars, self._event_type
+        id_buffer, last_id, pending = self._id_buffer, self._last_event_id, self._fields_pending
+        over = self._event_cap
+        replace, comments = self._replace, self._comments
+        dispatched = 0
+        for line in lines:
+            if not line:  # a blank line: dispatch
+                last_id = id_buffer
+                pending = False
+                if data:
+                    joined, kind = "\n".join(data), event_type or "message"
+                    if replace:
+                        joined, kind = replace_escapes(joined), replace_escapes(kind)
+                    event = _new_object(Event)
+                    _set_type(event, kind)
+                    _set_data(event, joined)
+                    _set_last_event_id(event, last_id)
+                    out.append(event)
+                    dispatched += 1
+                    data, chars = [], 0
+                event_type = ""
                 continue
-            colon = line.find(":")
-            if colon == 0:
-                if self._comments:
-                    text = line[2:] if line.startswith(" ", 1) else line[1:]
-                    out.append(Comment(replace_escapes(text) if self._replace else text))
+            if line.startswith("data: "):  # the most common field, in its most common spelling
+                value = line[6:]
+            elif line.startswith("event: "):
+                event_type = line[7:]
+                pending = True
                 continue
-            if colon < 0:
-                name, value = line, ""
             else:
-                name = line[:colon]
-                value = line[colon + 2 :] if line.startswith(" ", colon + 1) else line[colon + 1 :]
-            self._fields_pending = True
-            if name == "data":
-                data.append(value)
-                self._data_chars += len(value) + 1
-                if self._max_event is not None and self._data_chars - 1 > self._max_event:
-                    self._fail_event_limit(number, lines_in_feed, out)
-            elif name == "event":
-                self._event_type = value
-            elif name == "id" and "\x00" not in value:
-                self._id_buffer = replace_escapes(value) if self._replace else value
-            elif name == "retry" and value.isascii() and value.isdigit():
-                self._retry = int(value)
+                colon = line.find(":")
+                if colon == 0:  # a comment
+                    if comments:
+                        text = line[2:] if line.startswith(" ", 1) else line[1:]
+                        out.append(Comment(replace_escapes(text) if replace else text))
+                    continue
+                if colon < 0:
+                    name, value = line, ""
+                else:
+                    name = line[:colon]
+                    value = line[colon + 2 :] if line.startswith(" ", colon + 1) else line[colon + 1 :]
+                pending = True
+                if name != "data":
+                    if name == "event":
+                        event_type = value
+                    elif name == "id":
+                        if "\x00" not in value:
+                            id_buffer = replace_escapes(value) if replace else value
+                    elif name == "retry" and value.isascii() and value.isdigit():
+                        self._retry = int(value)
+                    continue
+            pending = True
+            data.append(value)
+            chars += len(value) + 1
+            if chars > over:
+                self._data, self._data_chars, self._event_type = data, chars, event_type
+                self._id_buffer, self._last_event_id, self._fields_pending = id_buffer, last_id, pending
+                self._events_out += dispatched
+                # Which line of this call: lines of 2+ characters from one split are distinct objects.
+                number = next(i for i, other in enumerate(lines) if other is line)
+                self._fail_event_limit(number, lines_in_feed, out)
+        self._data, self._data_chars, self._event_type = data, chars, event_type
+        self._id_buffer, self._last_event_id, self._fields_pending = id_buffer, last_id, pending
+        self._events_out += dispatched
         return out
-
-    def _dispatch(self, out: list[Event | Comment]) -> None:
-        self._last_event_id = self._id_buffer
-        self._fields_pending = False
-        if not self._data:
-            self._event_type = ""
-            return
-        data = "\n".join(self._data)
-        event_type = self._event_type or "message"
-        if self._replace:
-            data, event_type = replace_escapes(data), replace_escapes(event_type)
-        out.append(_make_event(event_type, data, self._last_event_id))
-        self._events_out += 1
-        self._data, self._data_chars, self._event_type = [], 0, ""
 
     def _fail_event_limit(self, number: int, lines_in_feed: int, done: list[Event | Comment]) -> None:
         """Raise at the end of this feed's ``number``-th line, whose data took the event past the limit."""
