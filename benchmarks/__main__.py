@@ -1,6 +1,6 @@
 """``python -m benchmarks [--quick] [--only NAME ...]``: run, print, write the results.
 
-A full run writes ``benchmarks/results/linear_cost.{md,png}`` and refreshes the table in
+A full run writes ``benchmarks/results/<suite>.{md,png}`` for each suite and refreshes its tables in
 ``benchmarks/README.md``. A ``--quick`` or ``--only`` run writes ``*.tmp`` files beside them instead
 (ignored by git), so the committed results always come from a full run. The exit status is 1 if a
 property a section checks (flat cost, k, bounded memory) did not hold.
@@ -14,15 +14,15 @@ import sys
 import time
 from pathlib import Path
 
-from . import linear_cost
+from . import linear_cost, peers
 from .harness import environment
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
 README = HERE / "README.md"
-#: Benchmark suites by name, each a module with SECTIONS, Config, render and plot. Issue 7 adds peer
-#: parsers to linear_cost.PARSERS, or a suite here.
-SUITES = {"linear_cost": linear_cost}
+#: Benchmark suites by name, each a module with SECTIONS, Config, render and plot: linear cost (issue 2),
+#: and lesson_lib against the peer parsers and the openai SDK (issue 7).
+SUITES = {"linear_cost": linear_cost, "peers": peers}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -24,6 +24,7 @@ from lesson_lib import SSEParser
 
 from . import workloads
 from .harness import fit_exponent, human_bytes, measure_interleaved, ns_per_byte
+from .harness import markdown_table as _table
 
 KiB, MiB = 1024, 1024 * 1024
 #: The ratio largest/smallest size's ns/byte that still counts as flat (linear cost).
@@ -122,12 +123,6 @@ class Section:
 
     def say(self, *lines: str) -> None:
         self.lines.extend(lines)
-
-
-def _table(header: list[str], rows: list[list[str]]) -> list[str]:
-    out = ["| " + " | ".join(header) + " |", "|" + "|".join("---:" for _ in header) + "|"]
-    out += ["| " + " | ".join(row) + " |" for row in rows]
-    return out
 
 
 def _read_label(size: int) -> str:

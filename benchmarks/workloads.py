@@ -3,19 +3,22 @@
 * :func:`chat_stream`: OpenAI-chat-style SSE, one ``data: {...}`` event per content delta, ending with a
   ``finish_reason`` chunk and ``data: [DONE]``. The deltas mix ASCII, accented Latin, Chinese and emoji,
   so multi-byte characters land on every read boundary.
+* :func:`anthropic_stream`: Anthropic-Messages-style SSE, an ``event:`` line and a ``data:`` line per
+  event (``message_start``, ``content_block_start``, a ``ping``, one ``content_block_delta`` per delta,
+  then ``content_block_stop``, ``message_delta``, ``message_stop``); the same deltas as the chat stream.
 * :func:`long_line_stream` / :func:`short_lines_stream`: the same mixed text as one huge ``data:`` line,
   or cut into many short events (same character mix, only the line structure differs).
 * :func:`reads`: re-cut any lazily produced stream into fixed-size network reads.
 
-Nothing here knows about the parser under test; :func:`expected_chat` recomputes what a correct parser
-must find in a :func:`chat_stream`, so a benchmark can check it measured real work.
+Nothing here knows about the parser under test; :func:`expected_chat` and :func:`expected_anthropic`
+recompute what a correct parser must find in each stream, so a benchmark can check it measured real work.
 """
 
 from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 SEED = 2026
 
@@ -112,13 +115,79 @@ def chat_stream(total_bytes: int, seed: int = SEED) -> Iterator[bytes]:
 
 def expected_chat(total_bytes: int, seed: int = SEED) -> tuple[int, str, int]:
     """What :func:`chat_stream` contains: ``(number of events, concatenated content, number of bytes)``."""
+    return _expected(_chat_items(total_bytes, seed))
+
+
+_MESSAGE_START = (
+    '{"type":"message_start","message":{"id":"msg_%s","type":"message","role":"assistant",'
+    '"model":"claude-sonnet-4-5","content":[],"stop_reason":null,"stop_sequence":null,'
+    '"usage":{"input_tokens":27,"output_tokens":1}}}'
+)
+_BLOCK_START = '{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}'
+_ANTHROPIC_DELTA = '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":%s}}'
+_MESSAGE_DELTA = (
+    '{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},'
+    '"usage":{"output_tokens":COUNT}}'
+)
+
+
+def _anthropic_event(kind: str, data: str) -> bytes:
+    return f"event: {kind}\ndata: {data}\n\n".encode()
+
+
+def _anthropic_items(total_bytes: int, seed: int) -> Iterator[tuple[str | None, bytes]]:
+    """``(delta or None, event bytes)``: the opening events, deltas until at least ``total_bytes`` were
+    produced, then the closing events, as the Messages API streams them."""
+    message_id = f"{random.Random(seed).getrandbits(96):024x}"
+    head = [
+        ("message_start", _MESSAGE_START % message_id),
+        ("content_block_start", _BLOCK_START),
+        ("ping", '{"type": "ping"}'),
+    ]
+    produced, count = 0, 0
+    for kind, data in head:
+        event = _anthropic_event(kind, data)
+        produced += len(event)
+        yield None, event
+    for delta in deltas(seed):
+        if produced >= total_bytes:
+            break
+        text = json.dumps(delta, ensure_ascii=False)
+        event = _anthropic_event("content_block_delta", _ANTHROPIC_DELTA % text)
+        produced += len(event)
+        count += 1
+        yield delta, event
+    yield None, _anthropic_event("content_block_stop", '{"type":"content_block_stop","index":0}')
+    yield None, _anthropic_event("message_delta", _MESSAGE_DELTA.replace("COUNT", str(count)))
+    yield None, _anthropic_event("message_stop", '{"type":"message_stop"}')
+
+
+def anthropic_stream(total_bytes: int, seed: int = SEED) -> Iterator[bytes]:
+    """Anthropic-Messages-style SSE of about ``total_bytes`` bytes (a few hundred more), one event a time."""
+    for _, event in _anthropic_items(total_bytes, seed):
+        yield event
+
+
+def expected_anthropic(total_bytes: int, seed: int = SEED) -> tuple[int, str, int]:
+    """What :func:`anthropic_stream` contains: ``(number of events, concatenated text, number of bytes)``."""
+    return _expected(_anthropic_items(total_bytes, seed))
+
+
+def _expected(items: Iterable[tuple[str | None, bytes]]) -> tuple[int, str, int]:
     count, size, content = 0, 0, []
-    for delta, event in _chat_items(total_bytes, seed):
+    for delta, event in items:
         count += 1
         size += len(event)
         if delta is not None:
             content.append(delta)
     return count, "".join(content), size
+
+
+#: The SSE streams the peer benchmarks run on: name -> (lazy stream, expected (events, text, bytes)).
+STREAMS: dict[str, tuple[Callable[[int], Iterator[bytes]], Callable[[int], tuple[int, str, int]]]] = {
+    "OpenAI chat": (chat_stream, expected_chat),
+    "Anthropic messages": (anthropic_stream, expected_anthropic),
+}
 
 
 def mixed_text(total_bytes: int, seed: int = SEED) -> Iterator[str]:

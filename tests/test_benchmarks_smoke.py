@@ -1,5 +1,6 @@
-"""Smoke test of the benchmarks (issue 2): the streams are real SSE, the harness works, the naive loop
-splits lines as lesson_lib does. Tiny sizes, a few seconds, and no timing assertions."""
+"""Smoke test of the benchmarks (issues 2 and 7): the streams are real SSE, the harness works, the naive
+loop splits lines as lesson_lib does, every peer parser finds lesson_lib's events, every section runs,
+renders and plots. Tiny sizes, a few seconds, and no timing assertions."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import json
 
 import pytest
 
-from benchmarks import harness, linear_cost, workloads
+from benchmarks import harness, linear_cost, peers, workloads
 from lesson_lib import IncrementalUTF8Decoder, LineSplitter, SSEParser, parse_sse
 
 TINY = 20_000
@@ -119,3 +120,124 @@ def test_parser_under_test_is_strict_lesson_lib() -> None:
     with pytest.raises(UnicodeDecodeError):
         linear_cost.lesson_lib_sse([b"data: \xff\n\n"])
     assert SSEParser().errors == "strict"
+
+
+# -- issue 7: the peer parsers, the lower bound, the pipeline against the openai SDK ------------------
+PEER_READ_SIZES = [1, 7, 64, 4096]
+
+
+@pytest.mark.parametrize("stream_name", list(workloads.STREAMS))
+def test_every_stream_is_deterministic_and_carries_the_expected_events(stream_name: str) -> None:
+    stream, expected = workloads.STREAMS[stream_name]
+    data = b"".join(stream(TINY))
+    assert data == b"".join(stream(TINY))
+    count, content, size = expected(TINY)
+    assert len(data) == size >= TINY
+    events = parse_sse([data])
+    assert len(events) == count
+    assert {len(char.encode()) for char in content} == {1, 2, 3, 4}  # the character mix, on the wire
+
+
+def test_anthropic_stream_is_shaped_as_the_messages_api() -> None:
+    events = parse_sse(workloads.reads(workloads.anthropic_stream(TINY), 5))
+    kinds = [event.type for event in events]
+    assert kinds[:3] == ["message_start", "content_block_start", "ping"]
+    assert kinds[-3:] == ["content_block_stop", "message_delta", "message_stop"]
+    assert set(kinds[3:-3]) == {"content_block_delta"}
+    text = "".join(json.loads(event.data)["delta"]["text"] for event in events[3:-3])
+    assert text == workloads.expected_anthropic(TINY)[1]
+    assert json.loads(events[-2].data)["usage"]["output_tokens"] == len(events) - 6
+
+
+@pytest.mark.parametrize("read_size", PEER_READ_SIZES)
+@pytest.mark.parametrize("stream_name", list(workloads.STREAMS))
+def test_every_peer_finds_lesson_libs_events(stream_name: str, read_size: int) -> None:
+    data, expected_events = peers._stream(stream_name, TINY)
+    reference = peers.lesson_lib_events(workloads.reads(data, read_size))
+    assert len(reference) == expected_events
+    for name, parser in peers.PARSERS.items():
+        if parser.events is not None:
+            assert parser.events(workloads.reads(data, read_size)) == reference, name
+        expected = data.count(b"\n") if name == peers.LOWER_BOUND else expected_events
+        assert parser.count(workloads.reads(data, read_size)) == expected, name
+
+
+@pytest.mark.parametrize("read_size", [1, 2, 3, 4096])
+def test_lines_only_splits_as_lesson_lib_with_cr_crlf_and_cut_characters(read_size: int) -> None:
+    text = "data: 你好\r\ndata: é🙂\rid: 1\n\r\n: x\r\r\ndata: last\n"
+    data = text.encode() + chat_bytes(3000)
+    reads = list(workloads.reads(data, read_size))
+    found = [line for lines in peers.split_lines(reads) for line in lines]
+    assert found == lesson_lib_lines(reads)
+    assert peers.lines_only(reads) == len(found)
+
+
+def test_peer_sections_run_render_and_plot_on_tiny_sizes(tmp_path) -> None:
+    config = peers.Config(
+        stream_size=16_000,
+        read_sizes=(7, 4096),
+        repeats=1,
+        fast_repeats=1,
+        agreement_size=8_000,
+        long_event_sizes=(2_000, 8_000),
+        pipeline_size=8_000,
+        pipeline_read_sizes=(64, 4096),
+    )
+    sections = [run(config) for run in peers.SECTIONS.values()]
+    assert [s.name for s in sections] == list(peers.SECTIONS)
+    agreement = sections[0]
+    assert agreement.ok and agreement.data["failures"] == []  # a correctness check, not a timing
+    checked = sections[1].data["targets"]  # each says whether it held; whether it did is not asserted
+    assert len(checked) == 2 * len(workloads.STREAMS)  # two targets per stream (no 64 KiB reads here)
+    assert all(isinstance(target.holds, bool) for target in checked)
+    report = peers.render(sections, harness.environment(), quick=True)
+    for name in ("httpx-sse", "openai", "sseclient-py", "lines only", "Targets", "SDK / consume"):
+        assert name in report
+    for package in peers.PACKAGES:
+        assert package in report  # the versions measured
+    png = tmp_path / "peers.png"
+    peers.plot(sections[1:3], str(png), quick=True)  # a partial run plots too
+    assert png.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+
+
+def test_edge_cases_show_what_the_peers_do_differently() -> None:
+    outcomes = {
+        case: {
+            name: peers._outcome(parser.events, body, read_size)
+            for name, parser in peers.PARSERS.items()
+            if parser.events is not None
+        }
+        for case, (body, read_size) in peers.EDGE_CASES.items()
+    }
+    lesson = {case: found[peers.LESSON] for case, found in outcomes.items()}
+    # lesson_lib follows the spec in every case...
+    assert lesson["a BOM before the first field"] == "['a', 'b']"
+    assert lesson["the stream ends before the blank line"] == "['a']"
+    assert lesson["invalid UTF-8 in the second event"] == "raises `StreamDecodeError` at byte 15"
+    # ...and the differences the README and lesson 07 describe are real.
+    assert outcomes["the stream ends before the blank line"]["sseclient-py"] == "['a', 'b']"
+    assert outcomes["invalid UTF-8 in the second event"]["httpx-sse"] == "['a', '\ufffd']"
+    assert outcomes["a BOM before the first field"]["openai"] == "['b']"
+    assert outcomes["`id:` alone, then an event"]["httpx-sse"] == "['', 'a']"
+    assert outcomes["an LF line, then a CRLF blank line"]["sseclient-py"] == "['a\\nb']"
+    cut = outcomes["characters cut by 1-byte reads"]
+    assert cut == dict.fromkeys(cut, lesson["characters cut by 1-byte reads"])  # all decode incrementally
+
+
+def test_pipeline_and_the_openai_sdk_agree_and_differ_where_the_report_says() -> None:
+    data = b"".join(workloads.chat_stream(TINY))
+    sdk = peers.OpenAISDK()
+    text, finish_reason, outcome = peers.consume_chat(workloads.reads(data, 7))
+    assert (text, finish_reason, outcome) == (workloads.expected_chat(TINY)[1], "stop", "completed")
+    assert sdk(workloads.reads(data, 7))[:2] == (text, finish_reason)
+    cut = data[: data.rindex(b"data: {")]  # before the finish chunk and [DONE]
+    assert peers.consume_chat([cut])[2] == "truncated"
+    assert sdk([cut])[2] == "ended without error"
+
+
+def test_every_suite_is_registered_with_distinct_section_names() -> None:
+    from benchmarks.__main__ import SUITES
+
+    assert set(SUITES) == {"linear_cost", "peers"}
+    names = [name for suite in SUITES.values() for name in suite.SECTIONS]
+    assert len(names) == len(set(names))

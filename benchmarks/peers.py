@@ -1,0 +1,803 @@
+"""Issue 7: lesson_lib against the SSE parsers people use, and the whole pipeline against the openai SDK.
+
+Four sections, each a function of a :class:`Config` returning a :class:`~benchmarks.linear_cost.Section`:
+
+``agreement``   every parser finds lesson_lib's events in both streams at every read size, so the timings
+                compare equivalent work; small edge cases show where a peer does less
+``throughput``  MB/s on the OpenAI-chat and Anthropic streams in reads of 1 B to 64 KiB, each parser's time
+                as a ratio to lesson_lib's in the same round; the targets of issue 7, held or missed
+``long_event``  one long ``data:`` line in 64-byte reads, 64 KiB against 1 MiB: which parsers are linear
+``pipeline``    ``consume(reads, "openai-chat")`` against the openai SDK's own ``Stream`` over the same bytes
+
+Every parser (:data:`PARSERS`) is driven as its library drives it, from one iterator of the same reads:
+
+* **lesson_lib**: ``SSEParser.feed`` per read (strict, default limits), as :mod:`benchmarks.linear_cost`;
+* **httpx-sse**: what ``EventSource.iter_sse`` does over ``Response.iter_text()``: httpx's ``TextDecoder``
+  and ``TextChunker``, then httpx-sse's ``SSELineDecoder`` and ``SSEDecoder`` (no HTTP response around it);
+* **openai**: ``openai._streaming.SSEDecoder().iter_bytes(reads)``, the iterator ``Stream`` consumes;
+* **sseclient-py**: ``SSEClient(reads).events()``, the reads standing in for the HTTP response;
+* **naive loop**: :func:`benchmarks.linear_cost.naive_lines` (``buffer += chunk; split``) plus the field
+  handling people add to it;
+* **lines only**: incremental decoding and line splitting (CR, LF, CRLF), no fields and no events: the
+  lower bound of what an SSE parser must do.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+import statistics
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from lesson_lib import IncrementalUTF8Decoder, LineSplitter, consume, parse_sse
+
+from . import linear_cost, workloads
+from .harness import human_bytes, markdown_table, measure_interleaved, ns_per_byte, package_versions
+from .linear_cost import Section
+
+KiB, MiB = 1024, 1024 * 1024
+#: The libraries measured, whose versions head the results.
+PACKAGES = ("httpx-sse", "httpx", "openai", "httpx2", "sseclient-py")
+LESSON = "lesson_lib"
+LOWER_BOUND = "lines only"
+#: ``(str, str)``: an event's type and data, the same shape from every parser.
+EventData = tuple[str, str]
+
+
+# -- the parsers --------------------------------------------------------------------------------------
+def lesson_lib_events(reads: Iterable[bytes]) -> list[EventData]:
+    return [(event.type, event.data) for event in parse_sse(reads)]
+
+
+def httpx_sse_iter(reads: Iterable[bytes]) -> Iterator[Any]:
+    """httpx-sse's ``EventSource.iter_sse()`` over httpx's ``Response.iter_text()``, on these reads.
+
+    The same decoders in the same order as httpx 0.28 and httpx-sse 0.4 (their code, inlined): httpx
+    decodes each read with an incremental decoder (``errors="replace"``), ``TextChunker`` passes the text
+    on, ``SSELineDecoder`` splits lines, ``SSEDecoder`` interprets them.
+    """
+    from httpx._decoders import TextChunker, TextDecoder
+    from httpx_sse._decoders import SSEDecoder, SSELineDecoder
+
+    def iter_text() -> Iterator[str]:  # httpx.Response.iter_text(), from iter_bytes() = the reads
+        decoder, chunker = TextDecoder(encoding="utf-8"), TextChunker(chunk_size=None)
+        for byte_content in reads:
+            text_content = decoder.decode(byte_content)
+            for chunk in chunker.decode(text_content):
+                yield chunk
+        for chunk in chunker.decode(decoder.flush()):
+            yield chunk
+        for chunk in chunker.flush():
+            yield chunk
+
+    def iter_sse_lines() -> Iterator[str]:  # httpx_sse._api._iter_sse_lines
+        decoder = SSELineDecoder()
+        for text in iter_text():
+            for line in decoder.decode(text):
+                yield line
+        for line in decoder.flush():
+            yield line
+
+    decoder = SSEDecoder()  # EventSource.iter_sse
+    for line in iter_sse_lines():
+        line = line.rstrip("\n")
+        sse = decoder.decode(line)
+        if sse is not None:
+            yield sse
+
+
+def openai_iter(reads: Iterable[bytes]) -> Iterator[Any]:
+    """The openai SDK's byte-level SSE decoder, as ``openai.Stream`` runs it over the response bytes."""
+    from openai._streaming import SSEDecoder
+
+    return SSEDecoder().iter_bytes(iter(reads))
+
+
+def sseclient_iter(reads: Iterable[bytes]) -> Iterator[Any]:
+    """sseclient-py's ``SSEClient`` over the reads (it iterates its event source for chunks)."""
+    from sseclient import SSEClient
+
+    return SSEClient(reads).events()
+
+
+def naive_sse(reads: Iterable[bytes]) -> Iterator[EventData]:
+    """THE WRONG WAY, with the fields: :func:`linear_cost.naive_lines` and the field handling people add."""
+    data: list[str] = []
+    kind = ""
+    for line in linear_cost.naive_lines(reads):
+        if not line:
+            if data:
+                yield kind or "message", "\n".join(data)
+            data, kind = [], ""
+            continue
+        name, _, value = line.partition(":")
+        value = value[1:] if value.startswith(" ") else value
+        if name == "data":
+            data.append(value)
+        elif name == "event":
+            kind = value
+
+
+_ANY_ENDING = re.compile(r"\r\n|\r|\n")
+
+
+def split_lines(reads: Iterable[bytes]) -> Iterator[list[str]]:
+    """The lower bound: decode incrementally, split lines at CR, LF and CRLF (a CRLF cut between reads
+    too), nothing else. Yields the lines each read completed; an unfinished last line is dropped."""
+    decode = codecs.getincrementaldecoder("utf-8")().decode
+    parts: list[str] = []
+    after_cr = False
+    for read in reads:
+        text = decode(read)
+        if not text:
+            continue
+        if after_cr:
+            after_cr = False
+            if text[0] == "\n":
+                text = text[1:]
+        if "\r" in text:
+            lines = _ANY_ENDING.split(text)
+            after_cr = text[-1] == "\r"
+        elif "\n" in text:
+            lines = text.split("\n")
+        else:
+            parts.append(text)
+            continue
+        if parts:
+            parts.append(lines[0])
+            lines[0] = "".join(parts)
+        tail = lines.pop()
+        parts = [tail] if tail else []
+        yield lines
+
+
+def lines_only(reads: Iterable[bytes]) -> int:
+    """How many lines :func:`split_lines` found (the lines are built, then dropped)."""
+    return sum(map(len, split_lines(reads)))
+
+
+def _count(events: Callable[[Iterable[bytes]], Iterable[object]], reads: Iterable[bytes]) -> int:
+    count = 0
+    for _ in events(reads):
+        count += 1
+    return count
+
+
+def _pairs(
+    events: Callable[[Iterable[bytes]], Iterable[Any]], type_of: Callable[[Any], str], reads: Iterable[bytes]
+) -> list[EventData]:
+    return [(type_of(event), event.data) for event in events(reads)]
+
+
+@dataclass(frozen=True)
+class Parser:
+    """One parser under test: how to time it, how to read its events, and what it leaves out."""
+
+    name: str
+    #: The timed work: parse the reads, return the number of events (the lower bound: of lines).
+    count: Callable[[Iterable[bytes]], int]
+    #: ``(type, data)`` of every event, for the agreement checks; ``None`` for the lower bound.
+    events: Callable[[Iterable[bytes]], list[EventData]] | None
+    peer: bool  # a library people use: the targets compare lesson_lib with these
+    driven: str  # how the benchmark drives it
+    leaves_out: str  # what lesson_lib does that this one does not (shown by the edge cases)
+
+
+PARSERS: dict[str, Parser] = {
+    parser.name: parser
+    for parser in (
+        Parser(
+            LESSON,
+            linear_cost.lesson_lib_sse,
+            lesson_lib_events,
+            peer=False,
+            driven="`SSEParser().feed(read)` per read, strict, default limits",
+            leaves_out="(the reference)",
+        ),
+        Parser(
+            "httpx-sse",
+            partial(_count, httpx_sse_iter),
+            partial(_pairs, httpx_sse_iter, lambda e: e.event),
+            peer=True,
+            driven="httpx `TextDecoder` + `TextChunker`, then `SSELineDecoder` + `SSEDecoder`, as "
+            "`EventSource.iter_sse()` over `Response.iter_text()`",
+            leaves_out="invalid UTF-8 silently becomes U+FFFD (httpx decodes with `errors='replace'`); "
+            "a leading BOM is not removed (the first event is lost); an `id:` or `event:` line without "
+            "data dispatches an empty event; no bound on a line or an event",
+        ),
+        Parser(
+            "openai",
+            partial(_count, openai_iter),
+            partial(_pairs, openai_iter, lambda e: e.event or "message"),
+            peer=True,
+            driven="`openai._streaming.SSEDecoder().iter_bytes(reads)`, what `openai.Stream` iterates",
+            leaves_out="invalid UTF-8 raises a plain `UnicodeDecodeError` whose position is in the line, "
+            "not the stream; a leading BOM is not removed; an `id:` or `event:` line without data "
+            "dispatches an empty event; no bound on a line or an event",
+        ),
+        Parser(
+            "sseclient-py",
+            partial(_count, sseclient_iter),
+            partial(_pairs, sseclient_iter, lambda e: e.event),
+            peer=True,
+            driven="`SSEClient(reads).events()`",
+            leaves_out="an event ends only at `\\n\\n`, `\\r\\r` or `\\r\\n\\r\\n`, so mixed line "
+            "endings merge events; an event cut off by the end of the stream is dispatched; invalid UTF-8 "
+            "raises a plain `UnicodeDecodeError` (position in the line); a leading BOM is not removed; "
+            "`buffer += line` per read re-copies the event (quadratic in its length); no bounds",
+        ),
+        Parser(
+            "naive loop",
+            partial(_count, naive_sse),
+            lambda reads: list(naive_sse(reads)),
+            peer=False,
+            driven="`buffer += chunk; while b'\\n' in buffer: line, buffer = buffer.split(b'\\n', 1)`, "
+            "then `partition(':')`",
+            leaves_out="LF only (no CR or CRLF); no `id` or `retry`; a BOM is not removed; re-scans and "
+            "re-copies the buffer on every read: quadratic in the length of a line, and in the read size",
+        ),
+        Parser(
+            LOWER_BOUND,
+            lines_only,
+            None,
+            peer=False,
+            driven="`codecs` incremental UTF-8 decoder + `str.split` (a regex split when a CR is present)",
+            leaves_out="everything above the line: no fields, no events (the lower bound)",
+        ),
+    )
+}
+PEERS = [name for name, parser in PARSERS.items() if parser.peer]
+
+
+# -- the whole pipeline: consume() against the openai SDK -----------------------------------------------
+def consume_chat(reads: Iterable[bytes]) -> tuple[str, str | None, str]:
+    """lesson_lib's whole pipeline: ``(text, finish reason, outcome)``."""
+    result = consume(reads, "openai-chat")
+    return result.text, result.finish_reason, str(result.outcome)
+
+
+class OpenAISDK:
+    """The openai SDK's own streaming, over given reads: ``client.chat.completions.create(stream=True)``
+    on an ``httpx2.MockTransport`` whose response body is the reads, iterated as an application does."""
+
+    def __init__(self) -> None:
+        import httpx2
+        import openai
+
+        self._reads: Iterable[bytes] = ()
+
+        def respond(request: Any) -> Any:
+            return httpx2.Response(200, headers={"content-type": "text/event-stream"}, content=self._reads)
+
+        self.client = openai.OpenAI(
+            api_key="sk-benchmark",
+            base_url="http://openai.invalid/v1",
+            max_retries=0,
+            http_client=httpx2.Client(transport=httpx2.MockTransport(respond)),
+        )
+
+    def __call__(self, reads: Iterable[bytes]) -> tuple[str, str | None, str]:
+        """``(text, finish reason, how the iteration ended)``, as :func:`consume_chat`."""
+        self._reads = iter(reads)
+        stream = self.client.chat.completions.create(
+            model="gpt-4o-mini", messages=[{"role": "user", "content": "Hello"}], stream=True
+        )
+        parts, finish_reason = [], None
+        try:
+            for chunk in stream:
+                for choice in chunk.choices:
+                    if choice.delta.content:
+                        parts.append(choice.delta.content)
+                    if choice.finish_reason:
+                        finish_reason = choice.finish_reason
+        except Exception as exc:  # what the SDK raises for what the stream contains
+            return "".join(parts), finish_reason, f"raised {type(exc).__name__}"
+        return "".join(parts), finish_reason, "ended without error"
+
+
+# -- configuration ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Config:
+    """Sizes and repeats of one run; :meth:`quick` is the smoke-run variant."""
+
+    stream_size: int = 4 * MiB
+    read_sizes: tuple[int, ...] = (1, 7, 64, 1 * KiB, 64 * KiB)
+    #: Interleaved rounds in 1- and 7-byte reads (seconds per run), and in larger reads (milliseconds).
+    repeats: int = 5
+    fast_repeats: int = 9
+    #: Size of each stream for the agreement checks, run at every read size.
+    agreement_size: int = 512 * KiB
+    long_event_sizes: tuple[int, int] = (64 * KiB, 1 * MiB)
+    long_event_read: int = 64
+    pipeline_size: int = 1 * MiB
+    pipeline_read_sizes: tuple[int, ...] = (1, 7, 64, 1 * KiB, 64 * KiB)
+
+    @classmethod
+    def quick(cls) -> Config:
+        return cls(
+            stream_size=1 * MiB,
+            repeats=3,
+            fast_repeats=5,
+            agreement_size=128 * KiB,
+            long_event_sizes=(32 * KiB, 256 * KiB),
+            pipeline_size=256 * KiB,
+        )
+
+    def rounds(self, read_size: int) -> int:
+        return self.repeats if read_size < 64 else self.fast_repeats
+
+
+def _stream(name: str, size: int) -> tuple[bytes, int]:
+    """The named workload as one ``bytes`` (generated before timing), and how many events it carries."""
+    stream, expected = workloads.STREAMS[name]
+    return b"".join(stream(size)), expected(size)[0]
+
+
+def _read_label(size: int) -> str:
+    return f"{size} B" if size < 1024 else human_bytes(size)
+
+
+def _check(actual: object, expected: object, what: str) -> None:
+    if actual != expected:
+        raise AssertionError(f"{what}: expected {expected}, got {actual} (the benchmark measured wrong work)")
+
+
+def _run(
+    count: Callable[[Iterable[bytes]], int], data: bytes, read_size: int, expected: int, what: str
+) -> None:
+    """The timed work: parse ``data`` in reads of ``read_size``; check the count, so the work was real."""
+    _check(count(workloads.reads(data, read_size)), expected, what)
+
+
+# -- 1. agreement: the same events, and the edge cases -----------------------------------------------
+#: Small streams where parsers differ: name -> (body, read size; 0 for the whole body in one read).
+EDGE_CASES: dict[str, tuple[bytes, int]] = {
+    "CRLF endings, CR and LF in different reads": (b"data: a\r\n\r\ndata: b\r\n\r\n", 1),
+    "an LF line, then a CRLF blank line": (b"data: a\n\r\ndata: b\n\n", 0),
+    "a CRLF line, then a CR blank line": (b"data: a\r\n\rdata: b\n\n", 0),
+    "a BOM before the first field": (b"\xef\xbb\xbfdata: a\n\ndata: b\n\n", 0),
+    "invalid UTF-8 in the second event": (b"data: a\n\ndata: \xff\n\n", 0),
+    "the stream ends before the blank line": (b"data: a\n\ndata: b", 0),
+    "`id:` alone, then an event": (b"id: 7\n\ndata: a\n\n", 0),
+    "`event:` alone, then an event": (b"event: x\n\ndata: a\n\n", 0),
+    "characters cut by 1-byte reads": ("data: 你好 🙂 é\n\n".encode(), 1),
+    "U+2028 and NEL inside data": ("data: a\u2028b\x85c\n\n".encode(), 0),
+}
+
+
+def _outcome(events: Callable[[Iterable[bytes]], list[EventData]], body: bytes, read_size: int) -> str:
+    """What a parser made of an edge case, as a short markdown cell: the events' data, or the error."""
+    reads = list(workloads.reads(body, read_size)) if read_size else [body]
+    try:
+        found = events(reads)
+    except Exception as exc:  # the probe reports what happened; it must not stop the benchmark
+        offset = getattr(exc, "offset", None)
+        where = f" at byte {offset}" if offset is not None else ""
+        if isinstance(exc, UnicodeDecodeError) and offset is None:
+            where = f" at position {exc.start} of its line"
+        return f"raises `{type(exc).__name__}`{where}"
+    shown = ", ".join(repr(data) if kind == "message" else f"{kind}: {data!r}" for kind, data in found)
+    return f"[{shown}]".replace("|", "\\|")
+
+
+def agreement(config: Config) -> Section:
+    section = Section("agreement", "Same events as lesson_lib, and where the peers do less")
+    rows, failures = [], []
+    for stream_name in workloads.STREAMS:
+        data, expected_events = _stream(stream_name, config.agreement_size)
+        splitter = LineSplitter("any", None)
+        reference_lines = splitter.feed(IncrementalUTF8Decoder().feed(data))
+        for read_size in config.read_sizes:
+            reference = lesson_lib_events(workloads.reads(data, read_size))
+            _check(len(reference), expected_events, f"lesson_lib, {stream_name}, {read_size} B")
+            cells = []
+            for name, parser in PARSERS.items():
+                if name == LESSON:
+                    continue
+                if parser.events is None:
+                    same = [line for lines in split_lines(workloads.reads(data, read_size)) for line in lines]
+                    ok = same == reference_lines
+                else:
+                    ok = parser.events(workloads.reads(data, read_size)) == reference
+                cells.append("same" if ok else "**DIFFERENT**")
+                if not ok:
+                    failures.append(f"{name}, {stream_name}, {read_size} B")
+            rows.append([stream_name, _read_label(read_size), f"{len(reference):,}", *cells])
+    section.ok = not failures
+    others = [name for name in PARSERS if name != LESSON]
+    edge_rows = []
+    for case, (body, read_size) in EDGE_CASES.items():
+        reference = _outcome(lesson_lib_events, body, read_size)
+        cells = []
+        for name in others:
+            events = PARSERS[name].events
+            if events is not None:
+                found = _outcome(events, body, read_size)
+                cells.append("same" if found == reference else found)
+        how = "1-byte reads" if read_size == 1 else "one read"
+        edge_rows.append([case, how, reference, *cells])
+    section.say(
+        f"Each parser on the first {human_bytes(config.agreement_size)} of each stream, at every read size: "
+        "`same` means the same `(type, data)` for every event as lesson_lib (for the lines-only lower bound: "
+        "the same lines as lesson_lib's `LineSplitter`). Verdict: "
+        f"**{'every parser agrees' if section.ok else 'DISAGREEMENT: ' + '; '.join(failures)}**, so the "
+        "timings below compare equivalent work. Every timed run also checks its event count.",
+        "",
+        *markdown_table(["stream", "reads", "events", *others], rows, align="l"),
+        "",
+        "Where they differ: small streams, in one read or in 1-byte reads. Cells show the events' data "
+        "(`type: data` when the type is not `message`), or the error; `same` means as lesson_lib.",
+        "",
+        *markdown_table(
+            ["case", "reads", LESSON, *[n for n in others if PARSERS[n].events is not None]],
+            edge_rows,
+            align="l" * 7,
+        ),
+        "",
+        *markdown_table(
+            ["parser", "driven as", "what it does not do that lesson_lib does"],
+            [[name, parser.driven, parser.leaves_out] for name, parser in PARSERS.items() if name != LESSON],
+            align="lll",
+        ),
+    )
+    section.data = {"failures": failures}
+    return section
+
+
+# -- 2. throughput and the targets ---------------------------------------------------------------------
+@dataclass(frozen=True)
+class Target:
+    text: str
+    stream: str
+    measured: str
+    holds: bool
+
+
+#: stream -> read size -> parser -> (MB/s, time ratio to lesson_lib, ns per event of the stream)
+Figures = dict[str, dict[int, dict[str, tuple[float, float, float]]]]
+
+
+def throughput_figures(config: Config) -> Figures:
+    """stream -> read size -> parser -> (MB/s from the median time, median over rounds of the parser's
+    time / lesson_lib's time in the same round, median time per event of the stream in ns). One set of
+    interleaved rounds per read size."""
+    streams = {name: _stream(name, config.stream_size) for name in workloads.STREAMS}
+    figures: Figures = {name: {} for name in streams}
+    for read_size in config.read_sizes:
+        works = {}
+        for stream_name, (data, events) in streams.items():
+            expected_lines = data.count(b"\n")  # the workloads end lines with LF only
+            for name, parser in PARSERS.items():
+                expected = expected_lines if name == LOWER_BOUND else events
+                what = f"{name}, {stream_name}, {read_size} B reads"
+                works[(stream_name, name)] = partial(_run, parser.count, data, read_size, expected, what)
+        keys = list(works)
+        timings = measure_interleaved(
+            {str(i): works[key] for i, key in enumerate(keys)}, config.rounds(read_size)
+        )
+        by_key = {key: timings[str(i)] for i, key in enumerate(keys)}
+        for stream_name, (data, events) in streams.items():
+            base = by_key[(stream_name, LESSON)].runs
+            figures[stream_name][read_size] = {
+                name: (
+                    len(data) / by_key[(stream_name, name)].median / 1e6,
+                    statistics.median(
+                        t / b for t, b in zip(by_key[(stream_name, name)].runs, base, strict=True)
+                    ),
+                    by_key[(stream_name, name)].median * 1e9 / events,
+                )
+                for name in PARSERS
+            }
+    return figures
+
+
+def targets(config: Config, figures: Figures) -> list[Target]:
+    """Issue 7's targets, each checked on each stream. A ratio is the peer's time / lesson_lib's time."""
+    out = []
+    small = [size for size in config.read_sizes if size in (1, 7)]
+    for stream_name, by_read in figures.items():
+        # 1. At least as fast as the fastest peer, at every read size.
+        worst = min(
+            ((min(by_read[size][peer][1] for peer in PEERS), size) for size in config.read_sizes),
+            key=lambda pair: pair[0],
+        )
+        fastest = min(PEERS, key=lambda peer: by_read[worst[1]][peer][1])
+        out.append(
+            Target(
+                "lesson_lib at least as fast as the fastest peer, at every read size",
+                stream_name,
+                f"closest: {fastest} at {_read_label(worst[1])} reads, {worst[0]:.2f}x lesson_lib's time",
+                worst[0] >= 1.0,
+            )
+        )
+        # 2. At least twice as fast as httpx-sse and openai in 1- and 7-byte reads.
+        if small:
+            pairs = [
+                (by_read[size][peer][1], peer, size) for size in small for peer in ("httpx-sse", "openai")
+            ]
+            ratio, peer, size = min(pairs)
+            out.append(
+                Target(
+                    "lesson_lib at least 2x as fast as httpx-sse and openai in 1- and 7-byte reads",
+                    stream_name,
+                    f"closest: {peer} at {_read_label(size)} reads, {ratio:.2f}x lesson_lib's time",
+                    ratio >= 2.0,
+                )
+            )
+        # 3. Within 2x of the lower bound at 64 KiB.
+        if 64 * KiB in by_read:
+            at_64k = by_read[64 * KiB]
+            ratio = 1 / at_64k[LOWER_BOUND][1]
+            per_event = f"{at_64k[LESSON][2]:.0f} ns per event against {at_64k[LOWER_BOUND][2]:.0f} ns"
+            out.append(
+                Target(
+                    "lesson_lib within 2x of the lines-only lower bound in 64 KiB reads",
+                    stream_name,
+                    f"lesson_lib takes {ratio:.2f}x the lower bound's time ({per_event})",
+                    ratio <= 2.0,
+                )
+            )
+    return out
+
+
+def throughput(config: Config) -> Section:
+    section = Section(
+        "throughput", f"Throughput against the peers ({human_bytes(config.stream_size)} streams, strict)"
+    )
+    figures = throughput_figures(config)
+    names = list(PARSERS)
+    lines = [
+        f"Each parser on the same {human_bytes(config.stream_size)} stream, cut into reads of each size; "
+        f"median of {config.repeats} interleaved rounds in 1- and 7-byte reads and {config.fast_repeats} in "
+        "larger reads (every parser and both streams in each round). MB/s is 10^6 bytes per second. "
+        "**Ratio** = the parser's time / lesson_lib's time in the same round (median over rounds): above 1, "
+        "lesson_lib is faster.",
+    ]
+    for stream_name, by_read in figures.items():
+        rows = [
+            [_read_label(size), *[f"{by_read[size][name][0]:.1f}" for name in names]]
+            for size in config.read_sizes
+        ]
+        ratio_rows = [
+            [_read_label(size), *[f"{by_read[size][name][1]:.2f}" for name in names[1:]]]
+            for size in config.read_sizes
+        ]
+        lines += [
+            "",
+            f"**{stream_name}**: MB/s, then time ratio to lesson_lib",
+            "",
+            *markdown_table(["reads", *names], rows),
+            "",
+            *markdown_table(["reads", *[f"{name} / {LESSON}" for name in names[1:]]], ratio_rows),
+        ]
+    checked = targets(config, figures)
+    section.ok = all(target.holds for target in checked)
+    lines += [
+        "",
+        f"Targets: **{'all hold' if section.ok else 'NOT all hold'}**.",
+        "",
+        *markdown_table(
+            ["target", "stream", "measured", "holds"],
+            [[t.text, t.stream, t.measured, "yes" if t.holds else "**no**"] for t in checked],
+            align="llll",
+        ),
+    ]
+    section.say(*lines)
+    section.data = {"figures": figures, "read_sizes": config.read_sizes, "targets": checked}
+    return section
+
+
+# -- 3. one long event: which parsers are linear ----------------------------------------------------------
+def long_event(config: Config) -> Section:
+    small, large = config.long_event_sizes
+    read = config.long_event_read
+    section = Section(
+        "long_event",
+        f"One long `data:` line in {read}-byte reads: {human_bytes(small)} against {human_bytes(large)}",
+    )
+    streams = {size: workloads.long_line_stream(size) for size in (small, large)}
+    works = {
+        (name, size): partial(
+            _run, parser.count, data, read, 2 if name == LOWER_BOUND else 1, f"{name}, {size} B line"
+        )
+        for name, parser in PARSERS.items()
+        for size, data in streams.items()
+    }
+    keys = list(works)
+    timings = measure_interleaved({str(i): works[key] for i, key in enumerate(keys)}, config.repeats)
+    per_byte = {key: ns_per_byte(timings[str(i)].median, len(streams[key[1]])) for i, key in enumerate(keys)}
+    rows, growth = [], {}
+    for name in PARSERS:
+        growth[name] = per_byte[(name, large)] / per_byte[(name, small)]
+        verdict = "linear" if growth[name] <= linear_cost.FLAT_WITHIN else "**grows with the line**"
+        rows.append(
+            [
+                name,
+                f"{per_byte[(name, small)]:.0f}",
+                f"{per_byte[(name, large)]:.0f}",
+                f"{growth[name]:.2f}",
+                verdict,
+            ]
+        )
+    section.ok = growth[LESSON] <= linear_cost.FLAT_WITHIN
+    section.say(
+        f"ns per byte, median of {config.repeats} interleaved runs. The line is {large // small}x longer; "
+        "a linear parser's cost per byte stays flat, a parser that re-copies or re-scans the unfinished "
+        f"line on every read pays per byte in proportion to the line. Verdict for lesson_lib: "
+        f"**{'linear' if section.ok else 'NOT linear'}**.",
+        "",
+        *markdown_table(
+            ["parser", f"{human_bytes(small)} line", f"{human_bytes(large)} line", "ratio", "cost per byte"],
+            rows,
+            align="l",
+        ),
+    )
+    section.data = {"per_byte": per_byte, "sizes": (small, large)}
+    return section
+
+
+# -- 4. the whole pipeline against the openai SDK ----------------------------------------------------------
+def pipeline(config: Config) -> Section:
+    section = Section("pipeline", "The whole pipeline: `consume` against the openai SDK's own streaming")
+    data, _ = _stream("OpenAI chat", config.pipeline_size)
+    sdk = OpenAISDK()
+    expected_text = workloads.expected_chat(config.pipeline_size)[1]
+    for name, run in (("consume", consume_chat), ("openai SDK", sdk)):
+        text, finish_reason, _ = run(workloads.reads(data, 64 * KiB))
+        _check((text, finish_reason), (expected_text, "stop"), f"{name}: text and finish reason")
+
+    def work(run: Callable[[Iterable[bytes]], tuple[str, str | None, str]], read_size: int) -> None:
+        text, _, _ = run(workloads.reads(data, read_size))
+        _check(len(text), len(expected_text), "text length")
+
+    rows, figures = [], {}
+    for read_size in config.pipeline_read_sizes:
+        timings = measure_interleaved(
+            {"consume": partial(work, consume_chat, read_size), "sdk": partial(work, sdk, read_size)},
+            config.rounds(read_size),
+        )
+        ratio = statistics.median(
+            s / c for s, c in zip(timings["sdk"].runs, timings["consume"].runs, strict=True)
+        )
+        mbs = {name: len(data) / timing.median / 1e6 for name, timing in timings.items()}
+        figures[read_size] = (mbs["consume"], mbs["sdk"], ratio)
+        rows.append([_read_label(read_size), f"{mbs['consume']:.2f}", f"{mbs['sdk']:.2f}", f"{ratio:.2f}"])
+    # What each says about a cut stream: the same bytes, stopped before the finish chunk and [DONE].
+    cut = data[: data.rindex(b"data: {")]
+    truncated_rows = []
+    for name, run in (("`consume`", consume_chat), ("openai SDK `Stream`", sdk)):
+        text, finish_reason, ended = run(workloads.reads(cut, 64 * KiB))
+        truncated_rows.append([name, f"{len(text):,}", str(finish_reason), ended])
+    section.say(
+        f"The same {human_bytes(config.pipeline_size)} OpenAI-chat stream, from bytes to the answer's text: "
+        "`consume(reads, 'openai-chat')` (SSE, JSON per event, contract, outcome, statistics) against "
+        "`client.chat.completions.create(stream=True)` on an `httpx2.MockTransport` whose body is the "
+        "same reads (SSE, JSON per event, a pydantic `ChatCompletionChunk` per event). Both give the same "
+        f"text and finish reason. MB/s from the median of interleaved rounds ({config.repeats} in 1- and "
+        f"7-byte reads, {config.fast_repeats} above); ratio = SDK time / consume time in the same round.",
+        "",
+        *markdown_table(["reads", "consume MB/s", "openai SDK MB/s", "SDK / consume"], rows),
+        "",
+        "The same stream cut before its finish chunk and `data: [DONE]` (a dropped connection, say): the "
+        "SDK's iteration ends as if the answer were whole; `consume` says it was truncated.",
+        "",
+        *markdown_table(
+            ["pipeline", "text characters", "finish reason", "outcome"], truncated_rows, align="l"
+        ),
+    )
+    section.data = {"figures": figures}
+    return section
+
+
+SECTIONS: dict[str, Callable[[Config], Section]] = {
+    "agreement": agreement,
+    "throughput": throughput,
+    "long_event": long_event,
+    "pipeline": pipeline,
+}
+
+
+# -- report -------------------------------------------------------------------------------------------
+def render(sections: list[Section], environment: dict[str, str], quick: bool) -> str:
+    """The markdown report: the machine and the versions, then every section that ran."""
+    out = ["# lesson_lib against the SSE parsers people use", ""]
+    out += [f"- {key}: {value}" for key, value in environment.items()]
+    versions = ", ".join(f"{name} {version}" for name, version in package_versions(PACKAGES).items())
+    out += [
+        f"- Peers: {versions}",
+        f"- Run: `python -m benchmarks{' --quick' if quick else ''}`; "
+        "timings are medians of interleaved runs on a shared machine, compare ratios, not absolutes.",
+    ]
+    for section in sections:
+        out += ["", f"## {section.title}", "", *section.lines]
+    return "\n".join(out) + "\n"
+
+
+_STYLE = {
+    LESSON: {"color": "black", "linewidth": 2.5, "marker": "o"},
+    "httpx-sse": {"color": "tab:blue", "marker": "s"},
+    "openai": {"color": "tab:green", "marker": "^"},
+    "sseclient-py": {"color": "tab:orange", "marker": "D"},
+    "naive loop": {"color": "tab:red", "marker": "x", "linestyle": ":"},
+    LOWER_BOUND: {"color": "grey", "marker": ".", "linestyle": "--"},
+}
+
+
+def plot(sections: list[Section], path: str, quick: bool) -> None:
+    """One PNG: throughput per stream, the long event, the pipeline (a section not run says so)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    ran = {section.name: section for section in sections}
+    fig, axes = plt.subplots(2, 2, figsize=(12, 8.5), dpi=100)
+    (chat_ax, anthropic_ax), (long_ax, pipeline_ax) = axes
+    stream_axes = dict(zip(workloads.STREAMS, (chat_ax, anthropic_ax), strict=True))
+    if "throughput" in ran:
+        data = ran["throughput"].data
+        sizes = list(data["read_sizes"])
+        for number, (stream_name, ax) in enumerate(stream_axes.items(), start=1):
+            by_read = data["figures"][stream_name]
+            for name in PARSERS:
+                ax.plot(sizes, [by_read[size][name][0] for size in sizes], label=name, **_STYLE[name])
+            ax.set(
+                xscale="log",
+                yscale="log",
+                xlabel="read size (bytes)",
+                ylabel="MB/s",
+                title=f"{number}. Throughput, {stream_name} stream",
+            )
+            ax.minorticks_off()
+            ax.set_xticks(sizes, [_read_label(size) for size in sizes])
+            ax.legend(fontsize=8)
+    else:
+        for ax in stream_axes.values():
+            ax.text(0.5, 0.5, "throughput: not run", ha="center", va="center", transform=ax.transAxes)
+            ax.set_axis_off()
+    if "long_event" in ran:
+        data = ran["long_event"].data
+        small, large = data["sizes"]
+        names = list(PARSERS)
+        width = 0.38
+        for offset, size in ((-width / 2, small), (width / 2, large)):
+            bars = long_ax.bar(
+                [i + offset for i in range(len(names))],
+                [data["per_byte"][(name, size)] for name in names],
+                width=width,
+                label=f"{human_bytes(size)} line",
+            )
+            long_ax.bar_label(bars, fmt="%.0f", fontsize=7)
+        long_ax.set_xticks(range(len(names)), names, fontsize=8)
+        long_ax.set(yscale="log", ylabel="ns per byte", title="3. One long line: flat = linear")
+        long_ax.legend(fontsize=8)
+    else:
+        long_ax.text(0.5, 0.5, "long_event: not run", ha="center", va="center", transform=long_ax.transAxes)
+        long_ax.set_axis_off()
+    if "pipeline" in ran:
+        figures = ran["pipeline"].data["figures"]
+        sizes = list(figures)
+        pipeline_ax.plot(sizes, [figures[s][0] for s in sizes], label="lesson_lib consume", **_STYLE[LESSON])
+        pipeline_ax.plot(sizes, [figures[s][1] for s in sizes], label="openai SDK Stream", **_STYLE["openai"])
+        pipeline_ax.set(
+            xscale="log",
+            yscale="log",
+            xlabel="read size (bytes)",
+            ylabel="MB/s",
+            title="4. Whole pipeline: consume against the openai SDK",
+        )
+        pipeline_ax.minorticks_off()
+        pipeline_ax.set_xticks(sizes, [_read_label(size) for size in sizes])
+        pipeline_ax.legend(fontsize=8)
+    else:
+        pipeline_ax.text(
+            0.5, 0.5, "pipeline: not run", ha="center", va="center", transform=pipeline_ax.transAxes
+        )
+        pipeline_ax.set_axis_off()
+    fig.suptitle("lesson_lib against the SSE parsers people use" + (" (quick run)" if quick else ""))
+    fig.tight_layout()
+    fig.savefig(path, format="png")
+    plt.close(fig)
