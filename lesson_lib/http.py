@@ -239,8 +239,9 @@ def resume_sse(
     an event boundary. It also stops at invalid UTF-8 or a limit (reconnecting would not repair those), and,
     unless ``resend_without_id``, when no event ID arrived: then the only retry is the same request again.
 
-    Each connection has its own :class:`SSEParser`, so an event delivered on a resumed connection carries
-    the ids *that* connection sent (a server that resumes should send them, as the replay server does).
+    Each connection has its own :class:`SSEParser`, started from the last event ID string so far, as a
+    browser's ``EventSource`` keeps it across connections: an event on a resumed connection carries the id
+    it was resumed from until that connection sends another.
     """
     if max_attempts < 1:
         raise ValueError(f"max_attempts must be at least 1, got {max_attempts}")
@@ -261,7 +262,7 @@ def resume_sse(
         if attempt.ended.startswith("HTTP ") or attempt.ended in ("StreamDecodeError", "LimitExceededError"):
             stopped = f"{attempt.ended}: a new connection cannot repair it"
             break
-        last_id = attempt.last_event_id or last_id
+        last_id = attempt.last_event_id
         retry = attempt.retry if attempt.retry is not None else retry
         if contract is not None:
             outcome = consume([encode_events(events)], contract).outcome
@@ -287,13 +288,14 @@ def _read_once(
     """One connection of :func:`resume_sse`: append its complete events to ``events``, say how it ended."""
     sent = headers.get("Last-Event-ID")
     sent_id = sent.decode("utf-8") if isinstance(sent, bytes) else sent
-    parser, before, ended, cut = SSEParser(), len(events), "end of body", None
+    parser, before, ended, cut = SSEParser(last_event_id=sent_id or ""), len(events), "end of body", None
     try:
         reads = open_reads(url, method=method, json=json, headers=headers, client=client, timeout=timeout)
     except httpx.HTTPStatusError as exc:
-        return ResumeAttempt(sent_id, 0, 0, f"HTTP {exc.response.status_code}", None, "", None)
+        status = f"HTTP {exc.response.status_code}"
+        return ResumeAttempt(sent_id, 0, 0, status, None, parser.last_event_id, None)
     except httpx.TransportError as exc:  # could not connect: an attempt with nothing in it
-        return ResumeAttempt(sent_id, 0, 0, type(exc).__name__, None, "", None)
+        return ResumeAttempt(sent_id, 0, 0, type(exc).__name__, None, parser.last_event_id, None)
     try:
         try:
             for chunk in reads:

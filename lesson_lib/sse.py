@@ -76,6 +76,9 @@ class SSEParser:
     :class:`TruncatedCharacterError` if the stream ended mid-character. ``errors="replace"``: as a
     browser's ``EventSource``, every maximal invalid subpart becomes U+FFFD.
 
+    ``last_event_id`` is where a reconnection starts: the last event ID string from the connection before
+    (what it sent as ``Last-Event-ID``); events keep it until the stream sends another ``id``.
+
     ``max_line_chars`` bounds one line and ``max_event_chars`` one event's data; past either the parser
     raises :class:`LimitExceededError` with the byte offset and drops nothing. ``None`` lifts a bound.
 
@@ -90,6 +93,7 @@ class SSEParser:
         max_line_chars: int | None = DEFAULT_MAX_LINE_CHARS,
         max_event_chars: int | None = DEFAULT_MAX_EVENT_CHARS,
         comments: bool = False,
+        last_event_id: str = "",
     ) -> None:
         if errors not in ("strict", "replace"):
             raise ValueError(f"errors must be 'strict' or 'replace', got {errors!r}")
@@ -118,8 +122,10 @@ class SSEParser:
         self._data: list[str] = []
         self._data_chars = 0
         self._event_type = ""
-        self._id_buffer = ""
-        self._last_event_id = ""
+        # A reconnecting client starts its new connection's parser from the last event ID string it has
+        # (as a browser's EventSource keeps it across connections), or the first dispatch would lose it.
+        self._id_buffer = last_event_id
+        self._last_event_id = last_event_id
         self._retry: int | None = None
         self._fields_pending = False
         self._events_out = 0

@@ -323,3 +323,10 @@ def _unfinished(tail: bytes) -> bool:
     except UnicodeDecodeError as error:
         return error.reason == "unexpected end of data" and error.start == 0
     return False
+
+
+def test_a_reconnection_starts_from_the_last_event_id_it_has():
+    parser = SSEParser(last_event_id="41")
+    assert parser.last_event_id == "41"
+    events = parser.feed("data: 你好\n\nid: 42\ndata: 完成\n\nid\ndata: x\n\n".encode())
+    assert [e.last_event_id for e in events] == ["41", "42", ""]  # kept, replaced, reset by an empty id
