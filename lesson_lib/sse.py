@@ -11,7 +11,9 @@ multi-byte character, so this changes nothing in the result, only the work per r
 strict mode: invalid UTF-8 is reported when its line ends (or at ``close()``), with its exact offset.
 A read that does end lines is, in strict mode, decoded, split and interpreted in one pass
 (:meth:`SSEParser._feed_lines`) when it cannot fail; a read that might (invalid UTF-8, a limit) goes
-through the layers one by one, which find the exact offset. Same result, fewer calls per read.
+through the layers one by one, which find the exact offset. Same result, fewer calls per read. In a
+large read, the whole events of the two shapes LLM streams use are split out in C loops
+(:mod:`lesson_lib.sse_runs`) rather than line by line.
 
 Spec points this module implements, all tested in every chunking:
 
@@ -29,12 +31,15 @@ Spec points this module implements, all tested in every chunking:
 from __future__ import annotations
 
 from codecs import utf_8_decode
+from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import repeat
 
 from .decoding import IncrementalUTF8Decoder, incomplete_tail_length, replace_escapes, utf8_length
 from .errors import BoundaryError, LimitExceededError, ParserStateError, StreamDecodeError
 from .lines import _ANY_ENDING, DEFAULT_MAX_LINE_CHARS, LineSplitter
+from .sse_runs import EventRun, find_event_run
 
 #: Default bound on one event's data, in characters (the data lines plus their joining LFs).
 DEFAULT_MAX_EVENT_CHARS = 16 * 1024 * 1024
@@ -56,6 +61,11 @@ _new_object = object.__new__
 _set_type = Event.__dict__["type"].__set__
 _set_data = Event.__dict__["data"].__set__
 _set_last_event_id = Event.__dict__["last_event_id"].__set__
+_exhaust = deque(maxlen=0).extend  # run an iterator to its end, in C (the itertools "consume" recipe)
+#: Reads shorter than this (in characters) never look for a run of whole events (``sse_runs``): below
+#: about 4 KiB a read holds too few events to repay the search (measured: slower up to 2 KiB reads,
+#: 1.15x faster at 8 KiB, 1.3-1.45x at 64 KiB).
+_RUN_MIN_CHARS = 4096
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,26 +301,39 @@ class SSEParser:
         if lines._after_cr and text[0] == "\n":  # the LF of a CRLF whose CR ended the last read
             body = text[1:]
             start += 1
-        if "\r" in body:
-            pieces = _ANY_ENDING.split(body)
-            after_cr = body[-1] == "\r"
-        else:
-            pieces = body.split("\n")
-            if len(pieces) == 1:
-                return None
-            after_cr = False
-        tail = pieces.pop()
         pending = lines._pending
         size = pending + len(body)  # no line of this read can be longer than its text and the pending line
-        line_cap = self._line_cap
-        if size > line_cap and (
-            pending + len(pieces[0]) > line_cap or len(tail) > line_cap or max(map(len, pieces)) > line_cap
-        ):
-            return None
         # Nor can the data it adds to the event exceed that size plus one per line: if the event stays
         # within its limit even so, no line of this read can take it past.
         if self._data_chars + size > self._event_cap:
             return None
+        line_cap = self._line_cap
+        run, rest = None, []
+        if "\r" in body:
+            pieces = _ANY_ENDING.split(body)
+            after_cr = body[-1] == "\r"
+        else:
+            after_cr = False
+            if size <= line_cap and len(body) >= _RUN_MIN_CHARS:
+                run = find_event_run(body)
+            if run is None:
+                pieces = body.split("\n")
+                if len(pieces) == 1:
+                    return None
+        if run is None:
+            tail = pieces.pop()
+            if size > line_cap and (
+                pending + len(pieces[0]) > line_cap
+                or len(tail) > line_cap
+                or max(map(len, pieces)) > line_cap
+            ):
+                return None
+            complete = len(pieces)
+        else:
+            pieces = run.lines_before
+            rest = run.after.split("\n")
+            tail = rest.pop()
+            complete = len(pieces) + run.lines_in_run + len(rest)
         parts = lines._parts
         if parts:  # the start of the first line came in earlier reads: join it once, now
             if len(parts) == 1:
@@ -327,8 +350,14 @@ class SSEParser:
         lines._last_text, lines._last_text_start = body, start
         lines._parts = [tail] if tail else []
         lines._pending = len(tail)
-        lines._lines_out += len(pieces)
+        lines._lines_out += complete
         self._raw_room = line_cap - len(tail) - len(held)
+        if run is not None:
+            out = self._process(pieces, complete)
+            out += self._dispatch_run(run)
+            if rest:
+                out += self._process(rest, complete)
+            return out
         if len(pieces) == 1:  # small reads end one line at a time, most often a data or event field
             line = pieces[0]
             if line.startswith("data: "):
@@ -342,6 +371,20 @@ class SSEParser:
                 self._fields_pending = True
                 return []
         return self._process(pieces, len(pieces))
+
+    def _dispatch_run(self, run: EventRun) -> list[Event | Comment]:
+        """The events of a run that :func:`find_event_run` proved whole and plain, built in C loops.
+
+        Called right after a blank line, so no event is being assembled; the run has no ``id`` lines,
+        so every event gets the current last event ID string, and the parser's state stays as it is.
+        """
+        count = len(run.datas)
+        events: list[Event | Comment] = list(map(_new_object, repeat(Event, count)))
+        _exhaust(map(_set_type, events, run.types or repeat("message", count)))
+        _exhaust(map(_set_data, events, run.datas))
+        _exhaust(map(_set_last_event_id, events, repeat(self._last_event_id, count)))
+        self._events_out += count
+        return events
 
     def _feed_now(self, chunk: bytes) -> list[Event | Comment]:
         if self._state != "open":

@@ -1,0 +1,171 @@
+"""Runs of whole events (``lesson_lib.sse_runs``): found only when they are exactly what they claim.
+
+``find_event_run`` is a speed path: it must either return ``None`` or describe the text exactly. The
+near-miss texts below are the ones its line-ending count has to catch; the properties check, for texts
+made mostly of runs with random faults in them, that a run always rebuilds the text it came from, and
+that the parser with the path forced on gives the whole-input reference's events in every chunking.
+"""
+
+from __future__ import annotations
+
+from unittest.mock import patch
+
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from lesson_lib import SSEParser, sse
+from lesson_lib.sse_runs import EventRun, find_event_run
+from tests.strategies import partitions
+from tests.test_sse import reference_parse
+
+
+def rebuild(run: EventRun) -> str:
+    """The text a run says it was found in."""
+    types = run.types or [None] * len(run.datas)
+    events = "".join(
+        (f"event: {kind}\n" if kind is not None else "") + f"data: {data}\n\n"
+        for kind, data in zip(types, run.datas, strict=True)
+    )
+    return "\n".join(run.lines_before) + "\n" + events + run.after
+
+
+def test_a_run_of_data_events_in_mixed_scripts():
+    text = "rt of a line\n\ndata: 你好\n\ndata: café 🙂\n\ndata:  two spaces\n\ndata: unfin"
+    run = find_event_run(text)
+    assert run is not None
+    assert run.lines_before == ["rt of a line", ""]
+    assert run.types is None
+    assert list(run.datas) == ["你好", "café 🙂", " two spaces"]
+    assert run.lines_in_run == 6
+    assert run.after == "data: unfin"
+    assert rebuild(run) == text
+
+
+def test_a_run_of_typed_events():
+    text = 'data: {"a": 1}\n\nevent: delta\ndata: 完成\n\nevent: ping\ndata: {}\n\nevent: st'
+    run = find_event_run(text)
+    assert run is not None
+    assert run.lines_before == ['data: {"a": 1}', ""]
+    assert list(run.types) == ["delta", "ping"]
+    assert list(run.datas) == ["完成", "{}"]
+    assert run.lines_in_run == 6
+    assert run.after == "event: st"
+    assert rebuild(run) == text
+
+
+def test_the_text_after_a_run_may_start_an_event_of_the_same_shape():
+    # The last blank line is followed by "data: ", so the split also cuts there.
+    text = "\n\ndata: é\n\ndata: 🙂\n\ndata: unfinished"
+    run = find_event_run(text)
+    assert run is not None and list(run.datas) == ["é", "🙂"] and run.after == "data: unfinished"
+    typed = "\n\nevent: a\ndata: é\n\nevent: b\ndata: x"
+    run = find_event_run(typed)
+    assert run is not None and list(run.datas) == ["é"] and run.after == "event: b\ndata: x"
+
+
+NEAR_MISSES = {
+    "no blank line": "data: a\ndata: b",
+    "one blank line only": "data: a\n\ndata: b\n",
+    "two data lines in one event": "x\n\ndata: a\ndata: b\n\n",
+    "an id line": "x\n\nid: 7\ndata: a\n\n",
+    "a comment": "x\n\ndata: a\n: ping\n\n",
+    "two blank lines between events": "x\n\ndata: a\n\n\ndata: b\n\n",
+    "data without the space": "x\n\ndata:a\n\n",
+    "a second event of the other shape": "x\n\ndata: a\n\nevent: t\ndata: b\n\n",
+    "typed, then data only": "x\n\nevent: t\ndata: a\n\ndata: b\n\n",
+    "an event line without data": "x\n\nevent: t\n\nevent: u\ndata: a\n\n",
+    # Counts of "\ndata: " and of event starts are right here, but they are in the wrong places:
+    "typed, two data lines, then a lone event line": "x\n\nevent: T\ndata: X\ndata: Y\n\nevent: U\n\n",
+    "typed, data before the type": "x\n\ndata: X\nevent: T\n\n",
+    "an empty event type": "x\n\nevent: \ndata: a\n\n",
+    "an unknown field": "x\n\nretry: 10\n\n",
+}
+
+
+@pytest.mark.parametrize("name", NEAR_MISSES)
+def test_near_misses_are_left_to_the_field_loop(name):
+    assert find_event_run(NEAR_MISSES[name]) is None
+
+
+# -- properties ---------------------------------------------------------------------------------------
+_FRAGMENTS = ["a", " ", ":", "é", "Å", "你", "好", "🙂", "\u2028", "\x85", "{}", '"', "data: ", "event: "]
+values = st.lists(st.sampled_from(_FRAGMENTS), max_size=5).map("".join)
+#: Lines that break a run when they turn up inside it.
+faults = st.sampled_from(["", "id: 7", ": ping", "data: second", "event: x", "event:", "data:x", "retry: 5"])
+
+
+@st.composite
+def run_texts(draw: st.DrawFn) -> str:
+    """LF-only text cut anywhere, made of runs of one-shape events; now and then a line that breaks one."""
+    lines: list[str] = []
+    for _ in range(draw(st.integers(0, 8))):
+        if draw(st.booleans()):
+            lines.append("event: " + draw(values))
+        lines.append("data: " + draw(values))
+        lines.append("")
+        if draw(st.integers(0, 5)) == 0:
+            lines.insert(draw(st.integers(0, len(lines))), draw(faults))
+    head = draw(st.lists(st.sampled_from(["", "data: 你", "event: é", "🙂", ": x"]), max_size=3))
+    tail = draw(st.sampled_from(["", "data: 好", "event: a", "da"]))
+    return "\n".join(head + lines) + ("\n" if head or lines else "") + tail
+
+
+@given(run_texts())
+def test_a_run_found_rebuilds_its_text_exactly(text):
+    run = find_event_run(text)
+    if run is not None:
+        assert rebuild(run) == text
+        assert "" not in (run.types or ["message"])
+        assert all("\n" not in value for value in (*run.datas, *(run.types or ())))
+
+
+@given(st.lists(values, min_size=1, max_size=6), st.booleans())
+def test_text_of_one_shape_is_always_found(datas, typed):
+    event = "event: t\ndata: {}\n\n" if typed else "data: {}\n\n"
+    text = "x\n\n" + "".join(event.format(data) for data in datas) + "y"
+    run = find_event_run(text)
+    assert run is not None
+    assert list(run.datas) == datas
+
+
+@given(st.data(), run_texts(), st.booleans())
+def test_the_parser_with_runs_forced_on_matches_the_reference(data, text, crlf):
+    # The first read always goes through the layers; the path is tried from the second one on.
+    body = b": first read\n" + (text.replace("\n", "\r\n") if crlf else text).encode()
+    pieces = [body[:14], *data.draw(partitions(body[14:]))]
+    with patch.object(sse, "_RUN_MIN_CHARS", 0):
+        parser = SSEParser()
+        events = [e for piece in pieces for e in parser.feed(piece)] + parser.close()
+    assert (events, parser.last_event_id, parser.retry) == reference_parse(body)
+
+
+@given(run_texts())
+def test_a_run_leaves_the_parser_state_as_the_field_loop_does(text):
+    assume("\n\n" in text)
+    body = text.encode()
+    states = []
+    for gate in (0, 1 << 62):
+        with patch.object(sse, "_RUN_MIN_CHARS", gate):
+            parser = SSEParser(last_event_id="41")
+            events = parser.feed(b"id: 9\n") + parser.feed(body)  # the second read may take the path
+            states.append((events, parser.snapshot(), parser.lines_in, parser.events_out))
+    assert states[0] == states[1]
+
+
+def test_large_reads_take_the_run_path_and_give_the_reference_events():
+    event = 'event: content_block_delta\ndata: {{"text": "{}"}}\n\n'
+    body = "".join(event.format(word) for word in ["你好", "café", "🙂", "Ångström"] * 3000).encode()
+    found = []
+
+    def spy(text: str) -> EventRun | None:
+        run = find_event_run(text)
+        found.append(run is not None)
+        return run
+
+    with patch.object(sse, "find_event_run", spy):
+        parser = SSEParser()
+        reads = [body[i : i + 65536] for i in range(0, len(body), 65536)]
+        events = [e for read in reads for e in parser.feed(read)] + parser.close()
+    assert found and all(found)
+    assert (events, parser.last_event_id, parser.retry) == reference_parse(body)
