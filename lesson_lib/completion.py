@@ -250,10 +250,6 @@ class _Activity(Protocol):
 _PROGRESS = (TextDelta, Stage, FinishReason, Terminal)
 
 
-def _bucket(size: int) -> int:
-    return 0 if size == 0 else 1 << (size.bit_length() - 1)
-
-
 def _cancel_check(cancel: object) -> Callable[[], bool]:
     if cancel is None:
         return lambda: False
@@ -301,6 +297,7 @@ class _Run:
         except Exception as exc:
             self.source_failed(exc)
             return
+        stall_limit = self.limits["max_bytes_without_progress"]
         while True:
             if cancelled():
                 self.outcome = Outcome.CANCELLED
@@ -320,12 +317,14 @@ class _Run:
                 # chunking (every parser attaches it to the error as ``outputs``).
                 items, fault = exc.outputs, exc
             try:
-                yield from self.handle(items)
-                if self.outcome is not None:
-                    return
+                if items:  # most reads of a live stream complete nothing
+                    yield from self.handle(items)
+                    if self.outcome is not None:
+                        return
                 if fault is not None:
                     raise fault
-                self.check_progress()
+                if stall_limit is not None and self.stats.bytes - self.progress_mark > stall_limit:
+                    self.fail_progress(stall_limit)
             except BoundaryError as exc:
                 self.failed(exc)
                 return
@@ -333,16 +332,31 @@ class _Run:
 
     def feed(self, chunk: bytes) -> list[Any]:
         s = self.stats
+        size = len(chunk)
         s.reads += 1
-        s.bytes += len(chunk)
-        bucket = _bucket(len(chunk))
-        s.read_sizes[bucket] = s.read_sizes.get(bucket, 0) + 1
+        s.bytes += size
+        sizes = s.read_sizes
+        bucket = 1 << (size.bit_length() - 1) if size else 0  # powers of two: k counts k to 2k - 1 bytes
+        sizes[bucket] = sizes.get(bucket, 0) + 1
         if self.terminal is not None:
-            s.bytes_after_terminal += len(chunk)
-        if self.activity is not None and chunk:
-            self.activity.on_bytes(len(chunk))
+            s.bytes_after_terminal += size
+        if self.activity is not None and size:
+            self.activity.on_bytes(size)
         items = self.parser.feed(chunk)
-        self.sample_pending()  # only after a successful feed: a failed parser's buffers mean nothing
+        # Sampled only after a successful feed: a failed parser's buffers mean nothing.
+        held, line, event, in_event = self.parser.pending_sizes()
+        if held:
+            s.reads_ending_mid_character += 1
+            if held > s.max_held_bytes:
+                s.max_held_bytes = held
+        if line:
+            s.reads_ending_mid_line += 1
+            if line > s.max_pending_line_chars:
+                s.max_pending_line_chars = line
+        if event > s.max_pending_event_chars:
+            s.max_pending_event_chars = event
+        if in_event:
+            s.reads_ending_mid_event += 1
         return items
 
     def handle(self, items: list[Any]) -> Iterator[Signal]:
@@ -409,19 +423,6 @@ class _Run:
                 error_type=signal.error_type,
             )
 
-    def sample_pending(self) -> None:
-        s = self.stats
-        held, line, event, in_event = self.parser.pending_sizes()
-        if held > s.max_held_bytes:
-            s.max_held_bytes = held
-        if line > s.max_pending_line_chars:
-            s.max_pending_line_chars = line
-        if event > s.max_pending_event_chars:
-            s.max_pending_event_chars = event
-        s.reads_ending_mid_character += held > 0
-        s.reads_ending_mid_line += line > 0
-        s.reads_ending_mid_event += in_event
-
     def in_event(self) -> bool:
         if self.framing == "sse":
             return bool(self.parser.has_pending_event)
@@ -429,15 +430,14 @@ class _Run:
             return bool(self.parser.in_element)
         return False  # NDJSON: a value is one line
 
-    def check_progress(self) -> None:
-        maximum = self.limits["max_bytes_without_progress"]
-        if maximum is not None and self.stats.bytes - self.progress_mark > maximum:
-            raise LimitExceededError(
-                "max_bytes_without_progress",
-                maximum,
-                offset=self.progress_mark + maximum,
-                event_index=self.stats.events,
-            )
+    def fail_progress(self, maximum: int) -> None:
+        """Raise: more than ``maximum`` bytes arrived since the last sign of progress."""
+        raise LimitExceededError(
+            "max_bytes_without_progress",
+            maximum,
+            offset=self.progress_mark + maximum,
+            event_index=self.stats.events,
+        )
 
     def finish(self) -> Iterator[Signal]:
         """End of body: find the innermost unfinished unit, close the parser, apply implied signals."""

@@ -196,10 +196,15 @@ class SSEParser:
     def pending_sizes(self) -> tuple[int, int, int, bool]:
         """Every layer's pending size at once, in constant time, for per-read statistics: (held bytes,
         unfinished line as in :attr:`pending_line_chars`, pending event data, inside an event)."""
+        raw, decoder_held = self._raw, self._decoder._held
+        # Called once per read by consume(): the common case (no byte of a character waits) is decided
+        # without building the held bytes.
+        held = len(self.held_bytes) if decoder_held or (raw and raw[-1] >= 0x80) else 0
+        chars = self._data_chars
         return (
-            len(self.held_bytes),
-            self._lines.pending_chars + len(self._decoder.held_bytes) + len(self._raw),
-            max(self._data_chars - 1, 0),
+            held,
+            self._lines._pending + len(decoder_held) + len(raw),
+            chars - 1 if chars else 0,
             self._fields_pending,
         )
 

@@ -21,6 +21,7 @@ from lesson_lib.completion import (
     stream_updates,
 )
 from lesson_lib.contracts import CONTRACTS, Heartbeat, Stage, Terminal, TextDelta
+from lesson_lib.sse import SSEParser
 from tests.strategies import partitions, sse_streams, tricky_text
 
 # --- stream builders -------------------------------------------------------------------------------
@@ -516,6 +517,38 @@ def test_stats_count_reads_bytes_and_pending_state():
     assert stats.text_chars == len(WHOLE)
     assert stats.reads_ending_mid_line >= 5 and stats.max_pending_line_chars > 0
     assert stats.as_dict()["bytes"] == len(body)
+
+
+@given(st.data())
+def test_per_read_stats_agree_with_the_parser_views_after_every_read(draw):
+    """Every per-read counter equals what the parser's public views say after each read, recounted here."""
+    body = chat(*TEXT) + b"data: {\"choices\": [{\"delta\": {\"content\": \"\xe4\xbd"  # cut mid-character
+    pieces = draw.draw(partitions(body))
+    stats = consume(pieces, "openai-chat", max_bytes_without_progress=None).stats
+    parser = SSEParser(comments=True)
+    expected = {"character": 0, "line": 0, "event": 0, "held": 0, "line_chars": 0, "event_chars": 0}
+    sizes: dict[int, int] = {}
+    for piece in pieces:
+        parser.feed(piece)
+        bucket = 0 if not piece else 2 ** (len(piece).bit_length() - 1)
+        sizes[bucket] = sizes.get(bucket, 0) + 1
+        held, line, event = len(parser.held_bytes), parser.pending_line_chars, parser.pending_event_chars
+        expected["character"] += held > 0
+        expected["line"] += line > 0
+        expected["event"] += parser.has_pending_event
+        expected["held"] = max(expected["held"], held)
+        expected["line_chars"] = max(expected["line_chars"], line)
+        expected["event_chars"] = max(expected["event_chars"], event)
+    assert stats.read_sizes == sizes
+    assert (
+        stats.reads_ending_mid_character,
+        stats.reads_ending_mid_line,
+        stats.reads_ending_mid_event,
+        stats.max_held_bytes,
+        stats.max_pending_line_chars,
+        stats.max_pending_event_chars,
+    ) == tuple(expected.values())
+    assert stats.reads_ending_mid_character >= 1  # the last read ends inside 你: the check is not vacuous
 
 
 def test_describe_is_one_paragraph_without_payload_text():
