@@ -8,13 +8,14 @@ that the parser with the path forced on gives the whole-input reference's events
 
 from __future__ import annotations
 
+import re
 from unittest.mock import patch
 
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from lesson_lib import SSEParser, sse
+from lesson_lib import Comment, Event, SSEParser, sse
 from lesson_lib.sse_runs import EventRun, find_event_run
 from tests.strategies import partitions
 from tests.test_sse import reference_parse
@@ -129,15 +130,21 @@ def test_text_of_one_shape_is_always_found(datas, typed):
     assert list(run.datas) == datas
 
 
-@given(st.data(), run_texts(), st.booleans())
-def test_the_parser_with_runs_forced_on_matches_the_reference(data, text, crlf):
+@given(st.data(), run_texts(), st.booleans(), st.booleans())
+def test_the_parser_with_runs_forced_on_matches_the_reference(data, text, crlf, comments):
     # The first read always goes through the layers; the path is tried from the second one on.
     body = b": first read\n" + (text.replace("\n", "\r\n") if crlf else text).encode()
     pieces = [body[:14], *data.draw(partitions(body[14:]))]
     with patch.object(sse, "_RUN_MIN_CHARS", 0):
-        parser = SSEParser()
-        events = [e for piece in pieces for e in parser.feed(piece)] + parser.close()
+        parser = SSEParser(comments=comments)
+        out = [e for piece in pieces for e in parser.feed(piece)] + parser.close()
+    events = [e for e in out if isinstance(e, Event)]
     assert (events, parser.last_event_id, parser.retry) == reference_parse(body)
+    if comments:  # every complete comment line, in order, among the events
+        lines = re.split(r"\r\n|\r|\n", body.decode())[:-1]
+        assert [c.text for c in out if isinstance(c, Comment)] == [
+            line[1:].removeprefix(" ") for line in lines if line.startswith(":")
+        ]
 
 
 @given(run_texts())
