@@ -15,6 +15,7 @@ from PIL import Image
 from lesson_lib import viz
 from lesson_lib.chunking import split_at
 from lesson_lib.sse import SSEParser
+from lesson_lib.viz import glyphs
 
 MIXED = "café 你好🙂 第二行 👩‍💻 ok"
 STREAM = "data: 你好🙂\r\n\r\ndata: 第二行\n\n".encode()
@@ -24,7 +25,7 @@ STREAM = "data: 你好🙂\r\n\r\ndata: 第二行\n\n".encode()
 def dejavu_only(monkeypatch):
     """Pretend DejaVu Sans is the only font installed (as on a machine without fonts-noto-cjk)."""
     viz._reset_font_caches()
-    monkeypatch.setattr(viz, "_candidate_families", lambda: (viz.SANS,))
+    monkeypatch.setattr(glyphs, "_candidate_families", lambda: (viz.SANS,))
     yield
     monkeypatch.undo()
     viz._reset_font_caches()
@@ -53,10 +54,10 @@ def test_glyph_label_falls_back_to_the_code_point_when_no_font_covers_it(dejavu_
 
 def test_glyph_label_uses_a_covering_font_other_than_dejavu(monkeypatch):
     viz._reset_font_caches()
-    monkeypatch.setattr(viz, "_candidate_families", lambda: (viz.SANS, "Some CJK Sans"))
-    real = viz._family_charmap
+    monkeypatch.setattr(glyphs, "_candidate_families", lambda: (viz.SANS, "Some CJK Sans"))
+    real = glyphs._family_charmap
     monkeypatch.setattr(
-        viz,
+        glyphs,
         "_family_charmap",
         lambda family: frozenset({0x4F60}) if family == "Some CJK Sans" else real(family),
     )
@@ -90,7 +91,7 @@ def test_a_glyph_from_a_fallback_font_is_drawn_without_warnings():
 def test_emoji_and_invisible_characters_are_always_code_points(monkeypatch):
     # even if some font claimed to cover them
     viz._reset_font_caches()
-    monkeypatch.setattr(viz, "_family_charmap", lambda family: frozenset(range(0x110000)))
+    monkeypatch.setattr(glyphs, "_family_charmap", lambda family: frozenset(range(0x110000)))
     try:
         assert viz.glyph_label("🙂") == "U+1F642"
         assert viz.glyph_label("🚀") == "U+1F680"
