@@ -168,10 +168,10 @@ class SSEParser:
     @property
     def held_bytes(self) -> bytes:
         """Character layer: the 0-3 bytes of an unfinished UTF-8 character (constant time)."""
-        raw = self._raw
-        if not (self._decoder.held_bytes or (raw and raw[-1] >= 0x80)):
+        raw, held = self._raw, self._decoder._held
+        if not (held or (raw and raw[-1] >= 0x80)):
             return b""  # the last byte is ASCII (or nothing waits): no character is unfinished
-        tail = self._decoder.held_bytes + bytes(raw[-3:])
+        tail = held + bytes(raw[-3:])
         return tail[len(tail) - incomplete_tail_length(tail) :]
 
     @property
@@ -196,14 +196,10 @@ class SSEParser:
     def pending_sizes(self) -> tuple[int, int, int, bool]:
         """Every layer's pending size at once, in constant time, for per-read statistics: (held bytes,
         unfinished line as in :attr:`pending_line_chars`, pending event data, inside an event)."""
-        raw, decoder_held = self._raw, self._decoder._held
-        # Called once per read by consume(): the common case (no byte of a character waits) is decided
-        # without building the held bytes.
-        held = len(self.held_bytes) if decoder_held or (raw and raw[-1] >= 0x80) else 0
         chars = self._data_chars
         return (
-            held,
-            self._lines._pending + len(decoder_held) + len(raw),
+            len(self.held_bytes),
+            self._lines._pending + len(self._decoder._held) + len(self._raw),
             chars - 1 if chars else 0,
             self._fields_pending,
         )
