@@ -753,6 +753,14 @@ def result_of(spec: Spec) -> tuple[bytes, dict]:
     else:
         outcome = "truncated"
     assert outcome == spec.outcome, (spec.contract, spec.name, outcome, spec.outcome)
+    # In Gemini's SSE framing a finish reason is the only end signal; once one came on a chunk that more
+    # chunks followed (older models: STOP on every chunk), a cut between two chunks looks like the end.
+    chunk_kinds = ("delta", "finish", "error")
+    reason_then_more = spec.contract == "gemini" and any(
+        unit.finish and any(later.kind in chunk_kinds for later in complete[i + 1 :])
+        for i, unit in enumerate(complete)
+    )
+    end_verified = outcome in ("completed", "incomplete") and not reason_then_more
     assert (outcome == "truncated") == (truncated_at is not None), (spec.name, truncated_at)
     extension = CONTRACTS[spec.contract]
     entry = {
@@ -760,6 +768,7 @@ def result_of(spec: Spec) -> tuple[bytes, dict]:
         "contract": spec.contract,
         "outcome": outcome,
         "truncated_at": truncated_at,
+        "end_verified": end_verified,
         "text": "".join(text_parts),
         "finish_reason": finish,
         "error_type": error_type,
@@ -795,7 +804,8 @@ def _check(body: bytes, entry: dict) -> None:
     elif name.endswith((".sse", ".ndjson")):
         assert b"\r" not in body, f"{name}: CR in an LF stream"
     if entry["contract"] != "openai-chat":
-        assert b"[DONE]" not in body, f"{name}: [DONE] belongs to OpenAI Chat Completions alone"
+        # [DONE] is the Chat Completions wire format's sentinel; none of the other services here sends it.
+        assert b"[DONE]" not in body, f"{name}: [DONE] in a stream of a service that does not send it"
 
 
 def specs() -> list[Spec]:
@@ -1177,10 +1187,11 @@ def specs() -> list[Spec]:
     )
     add(
         c,
-        "truncated_mid_event",
+        "truncated_mid_line",
         ollama_units("ol3", OLLAMA_ANSWER, escaped=RAW),
         "truncated",
-        "The body stops in the middle of a JSON line: half a line is not an object.",
+        "The body stops in the middle of a JSON line: half a line is not an object (in NDJSON the line is "
+        "the event, so the innermost unfinished unit is the line).",
         lambda u: cut_before(u, nth(u, "delta", 9), b'"done"', "line"),
     )
     add(

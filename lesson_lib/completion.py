@@ -6,6 +6,11 @@ complete unit to the service's contract (:mod:`lesson_lib.contracts`), and decid
 * ``completed`` needs BOTH the service's terminal signal with a whole-answer reason AND a clean end of the
   body (no held bytes, no unfinished line, no unfinished event, and for a JSON array its ``]``);
 * a terminal signal with a cut reason (length, max tokens, safety) and a clean end is ``incomplete``;
+* ``end_verified`` says whether the bytes prove where the answer ends: the terminal signal came on the last
+  event and nothing but heartbeats followed it. It is ``False`` when the signal had already come on an event
+  that more events followed (Gemini models that put ``STOP`` on every chunk) or when events arrived after
+  the terminal: a stream cut between two events would then look the same, so such a stream keeps its
+  outcome (``completed`` says what the service's signals said) but gets no ``final_text``;
 * no terminal signal is ``truncated``, and ``truncated_at`` names the innermost unit the body stopped in:
   ``"character"``, ``"line"``, ``"event"``, or ``"completion"`` (every unit was whole; the service just
   never said it was done);
@@ -140,8 +145,10 @@ class StreamResult:
     """The outcome of one stream.
 
     ``text`` is the text of the complete events received (provisional unless completed); ``final_text`` is
-    the same text only when ``outcome`` is ``completed``, else ``None``. ``finish_reason`` is the service's
-    own word (the terminal's, else the last one seen). ``truncated_at`` is set only for ``truncated``.
+    the same text only when ``outcome`` is ``completed`` AND ``end_verified`` (the bytes prove the end), else
+    ``None``. ``finish_reason`` is the service's own word (the terminal's, else the last one seen).
+    ``truncated_at`` is set only for ``truncated``. ``end_verified`` is ``True`` only for ``completed`` and
+    ``incomplete`` streams whose terminal signal came on the last event: see the module docstring.
     """
 
     outcome: Outcome
@@ -152,6 +159,7 @@ class StreamResult:
     error: StreamError | None
     stats: StreamStats
     contract: str = ""
+    end_verified: bool = False
 
     def describe(self) -> str:
         """One human paragraph about what happened and why; counts only, never the answer text."""
@@ -161,12 +169,18 @@ class StreamResult:
             f'finish reason "{self.finish_reason}"' if self.finish_reason is not None else "no finish reason"
         )
         where = _where(err)
-        if self.outcome is Outcome.COMPLETED:
+        if self.outcome is Outcome.COMPLETED and self.end_verified:
             text = f"{name} completed: the service's terminal signal arrived ({reason}) and the body ended "
             text += "cleanly, so the text is final."
+        elif self.outcome is Outcome.COMPLETED:
+            text = f"{name} completed by its signals ({reason}, and the body ended cleanly), but its end "
+            text += f"cannot be verified: {self._unverified_why()} A stream cut there would look the same, "
+            text += "so the text is not called final."
         elif self.outcome is Outcome.INCOMPLETE:
             text = f"{name} ended incomplete: the service said it was done ({reason}), but not with a "
             text += "whole-answer reason, so the text is a cut answer."
+            if not self.end_verified:
+                text += f" Its end cannot be verified either: {self._unverified_why()}"
         elif self.outcome is Outcome.TRUNCATED:
             cut = _TRUNCATION[self.truncated_at or "completion"]
             if self.truncated_at == "event":
@@ -203,6 +217,14 @@ class StreamResult:
                 f"{_plural(s.bytes_after_terminal, 'more byte')} arrived; they were checked, not appended."
             )
         return text
+
+
+    def _unverified_why(self) -> str:
+        if self.stats.events_after_terminal:
+            return (
+                f"{_plural(self.stats.events_after_terminal, 'more event')} came after the terminal signal."
+            )
+        return "the same signal had already come on an earlier event that more events followed."
 
 
 def _plural(count: int, noun: str) -> str:
@@ -522,15 +544,21 @@ class _Run:
         if self.error is not None:
             s.error_offset, s.error_event_index = self.error.offset, self.error.event_index
         text = "".join(self.parts)
+        end_verified = (
+            self.outcome in (Outcome.COMPLETED, Outcome.INCOMPLETE)
+            and not self.contract.end_signal_repeated
+            and not s.events_after_terminal
+        )
         return StreamResult(
             outcome=self.outcome,
             text=text,
-            final_text=text if self.outcome is Outcome.COMPLETED else None,
+            final_text=text if self.outcome is Outcome.COMPLETED and end_verified else None,
             finish_reason=self.finish_reason,
             truncated_at=self.truncated_at,
             error=self.error,
             stats=s,
             contract=self.contract.name,
+            end_verified=end_verified,
         )
 
 

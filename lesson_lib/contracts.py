@@ -163,6 +163,9 @@ class Contract:
 
     def __init__(self) -> None:
         self.counters: dict[str, int] = {}
+        #: The signal this contract ends on has been seen on a unit that more units followed, so it can no
+        #: longer prove where the stream ends (Gemini models that put ``STOP`` on every chunk).
+        self.end_signal_repeated = False
 
     def _count(self, key: str) -> None:
         self.counters[key] = self.counters.get(key, 0) + 1
@@ -341,16 +344,23 @@ class _GeminiBase(Contract):
 
     Text is ``candidates[0].content.parts[*].text`` without thought parts. There is no terminal event: the
     answer is complete when the LAST chunk carried a ``finishReason`` and the framing ended cleanly. Older
-    models put ``STOP`` on every chunk, so a reason is only a :class:`FinishReason` until the end.
+    models put ``STOP`` on every chunk, so a reason is only a :class:`FinishReason` until the end; and once a
+    reason has come on a chunk that more chunks followed, a cut between two chunks of the SSE framing looks
+    exactly like the end, so :attr:`end_signal_repeated` is set and ``consume`` calls no text final.
     """
 
     complete_reasons = frozenset({"STOP"})
+    #: Does the framing itself prove where the body ends (the JSON array's ``]``)?
+    framing_proves_end: ClassVar[bool] = False
 
     def __init__(self) -> None:
         super().__init__()
         self.last_chunk_reason: str | None = None
 
     def interpret_chunk(self, chunk: Any) -> list[Signal]:
+        if self.last_chunk_reason is not None:  # the reason that would end the stream was not the last
+            self._count("finish_reason_then_more")
+            self.end_signal_repeated = not self.framing_proves_end
         if type(chunk) is not dict:
             self.last_chunk_reason = None
             return [Unknown(type(chunk).__name__)]
@@ -392,10 +402,15 @@ class Gemini(_GeminiBase, _SSEContract):
 
 
 class GeminiJSONArray(_GeminiBase):
-    """Gemini ``streamGenerateContent`` without ``alt``: one growing JSON array; its ``]`` ends the body."""
+    """Gemini ``streamGenerateContent`` without ``alt``: one growing JSON array; its ``]`` ends the body.
+
+    The closing ``]`` proves where the body ends, so a finish reason repeated on every chunk costs nothing
+    here: :attr:`end_signal_repeated` stays ``False``.
+    """
 
     name = "gemini-json-array"
     framing = "json-array"
+    framing_proves_end = True
 
     def interpret(self, item: Any) -> list[Signal]:
         return self.interpret_chunk(item)

@@ -42,12 +42,14 @@ def verdict(result: StreamResult) -> dict:
         "text": result.text,
         "finish_reason": result.finish_reason,
         "truncated_at": result.truncated_at,
+        "end_verified": result.end_verified,
         "error_type": result.error.error_type if result.error is not None else None,
     }
 
 
 def expected(capture: dict) -> dict:
-    return {key: capture[key] for key in ("outcome", "text", "finish_reason", "truncated_at", "error_type")}
+    keys = ("outcome", "text", "finish_reason", "truncated_at", "end_verified", "error_type")
+    return {key: capture[key] for key in keys}
 
 
 def test_manifest_covers_every_contract_and_every_file():
@@ -62,7 +64,7 @@ def test_whole_body_one_byte_reads_and_empty_reads(capture):
     body = body_of(capture["file"])
     whole = consume([body], capture["contract"])
     assert verdict(whole) == expected(capture)
-    assert (whole.final_text is not None) == (capture["outcome"] == "completed")
+    assert (whole.final_text is not None) == (capture["outcome"] == "completed" and capture["end_verified"])
     if whole.final_text is not None:
         assert whole.final_text == capture["text"]
     assert verdict(consume(one_byte_chunks(body), capture["contract"])) == expected(capture)
@@ -116,6 +118,16 @@ def completed_prefix_is_a_documented_exception(body: bytes, n: int, contract: st
     return contract == "gemini" and last_event_carried_a_finish_reason(body[:n])
 
 
+def final_prefix_is_indistinguishable_from_an_end(body: bytes, n: int, contract: str) -> bool:
+    """The only strict prefixes that may be called final: the LF of a final CRLF is missing (the CR ended
+    the line already), or a Gemini stream whose FIRST chunk carried the finish reason stops after it (the
+    same bytes as a one-chunk answer; from the second chunk on, a repeated reason is noticed)."""
+    if body[n:] == b"\n" and body[n - 1 : n] == b"\r":
+        return True
+    events = [e for e in parse_sse([body[:n]], errors="replace") if isinstance(e, Event)]
+    return contract == "gemini" and len(events) == 1 and last_event_carried_a_finish_reason(body[:n])
+
+
 @pytest.mark.parametrize("capture", CAPTURES, ids=IDS)
 def test_no_strict_prefix_is_completed_and_text_only_grows(capture):
     body, contract, final = body_of(capture["file"]), capture["contract"], capture["text"]
@@ -126,8 +138,9 @@ def test_no_strict_prefix_is_completed_and_text_only_grows(capture):
         assert final.startswith(result.text), f"prefix of {n} bytes"
         if result.outcome is Outcome.COMPLETED:
             assert completed_prefix_is_a_documented_exception(body, n, contract), f"prefix of {n} bytes"
-        else:
-            assert result.final_text is None
+        if result.final_text is not None:  # called final: the bytes must be indistinguishable from an end
+            assert result.end_verified, f"prefix of {n} bytes"
+            assert final_prefix_is_indistinguishable_from_an_end(body, n, contract), f"prefix of {n} bytes"
 
 
 def test_gemini_stop_on_every_chunk_is_the_documented_blind_spot():

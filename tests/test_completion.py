@@ -584,7 +584,8 @@ def test_activity_clocks_see_bytes_events_and_progress():
 def test_arbitrary_bytes_never_raise(contract, body, draw):
     result = consume(draw.draw(partitions(body)), contract, max_line_chars=50, max_event_chars=50)
     assert isinstance(result.outcome, Outcome)
-    assert (result.final_text is not None) == (result.outcome is Outcome.COMPLETED)
+    assert (result.final_text is not None) == (result.outcome is Outcome.COMPLETED and result.end_verified)
+    assert not result.end_verified or result.outcome in (Outcome.COMPLETED, Outcome.INCOMPLETE)
 
 
 @settings(max_examples=40, deadline=None)
@@ -636,3 +637,56 @@ def test_a_bad_contract_name_raises_at_once_and_releases_the_source():
     with pytest.raises(ValueError):
         stream_updates(Source(), "no-such-service")
     assert closes == [1]
+
+
+# --- an end the bytes cannot prove ------------------------------------------------------------------------
+
+
+def gemini_sse(*pieces: str, stop_every_chunk: bool) -> bytes:
+    chunks = []
+    for number, piece in enumerate(pieces, 1):
+        candidate: dict = {"content": {"parts": [{"text": piece}]}}
+        if stop_every_chunk or number == len(pieces):
+            candidate["finishReason"] = "STOP"
+        chunks.append(f"data: {json.dumps({'candidates': [candidate]}, ensure_ascii=False)}\r\n\r\n")
+    return "".join(chunks).encode("utf-8")
+
+
+@pytest.mark.parametrize("cut_after", [2, 3])
+def test_a_finish_reason_on_every_chunk_leaves_the_end_unverified(cut_after):
+    pieces = ("你好", "café ", "🙂!")
+    body = gemini_sse(*pieces[:cut_after], stop_every_chunk=True)
+    result = consume([body], "gemini")
+    assert result.outcome is Outcome.COMPLETED and result.text == "".join(pieces[:cut_after])
+    assert result.end_verified is False and result.final_text is None
+    assert "cannot be verified" in result.describe() and "is final" not in result.describe()
+    assert result.stats.contract["finish_reason_then_more"] == cut_after - 1
+
+
+def test_a_finish_reason_on_the_last_chunk_only_proves_the_end():
+    result = consume([gemini_sse("你好", "café ", "🙂!", stop_every_chunk=False)], "gemini")
+    assert result.end_verified and result.final_text == "你好café 🙂!"
+    assert "is final" in result.describe()
+
+
+def test_the_json_array_bracket_proves_the_end_even_with_stop_on_every_chunk():
+    elements = [{"candidates": [{"content": {"parts": [{"text": p}]}, "finishReason": "STOP"}]} for p in "ab"]
+    body = ("[" + ",".join(json.dumps(e) for e in elements) + "]").encode("utf-8")
+    result = consume([body], "gemini-json-array")
+    assert result.end_verified and result.final_text == "ab"
+
+
+def test_events_after_the_terminal_leave_the_end_unverified():
+    body = chat("你好") + sse(data({"choices": [{"index": 0, "delta": {"content": "more"}}]}))
+    result = consume([body], "openai-chat")
+    assert result.outcome is Outcome.COMPLETED and result.text == "你好"
+    assert not result.end_verified and result.final_text is None
+    assert "1 more event came after the terminal signal" in result.describe()
+    heartbeat_after = consume([chat("你好") + b": ping\n\n"], "openai-chat")
+    assert heartbeat_after.end_verified and heartbeat_after.final_text == "你好"
+
+
+def test_incomplete_streams_carry_end_verified_too():
+    assert consume([chat("café", finish="length")], "openai-chat").end_verified
+    cut = consume([chat("café", done=False)], "openai-chat")
+    assert cut.outcome is Outcome.TRUNCATED and not cut.end_verified

@@ -30,21 +30,25 @@ CONTRACT_EXT = {
     "ollama": "ndjson",
 }
 SSE_CONTRACTS = {c for c, ext in CONTRACT_EXT.items() if ext == "sse"}
-KEYS = {"file", "contract", "outcome", "truncated_at", "text", "finish_reason", "error_type", "description"}
+KEYS = {"file", "contract", "outcome", "truncated_at", "end_verified", "text", "finish_reason", "error_type"}
+KEYS |= {"description"}
 OUTCOMES = {"completed", "incomplete", "truncated", "service_error"}
 TRUNCATED_AT = {"character", "line", "event", "completion"}
 CUT_REASONS = {"length", "max_tokens", "MAX_TOKENS", "SAFETY", "max_output_tokens"}
 FINISH_REASONS = {"stop", "end_turn", "STOP"} | CUT_REASONS
-REQUIRED = {"completed", "truncated_mid_character", "truncated_mid_event", "truncated_clean_boundary"}
-REQUIRED |= {"service_error", "incomplete"}
+REQUIRED = {"completed", "truncated_mid_character", "truncated_clean_boundary", "service_error", "incomplete"}
+# NDJSON has no unit between the line and the value: Ollama's cut inside a value is a cut inside a line.
 EXTRAS = {
     "openai-chat": {"completed_with_usage", "truncated_before_done", "truncated_mid_line", "heartbeats"},
     "openai-responses": {"failed", "service_error_nested", "truncated_mid_line", "heartbeats"},
     "anthropic-messages": {"completed_two_blocks", "truncated_mid_line", "heartbeats"},
     "gemini": {"completed_stop_every_chunk", "incomplete_safety", "truncated_mid_line", "heartbeats"},
     "gemini-json-array": set(),
-    "ollama": set(),
+    "ollama": {"truncated_mid_line"},
 }
+for _contract in EXTRAS:
+    if _contract != "ollama":
+        EXTRAS[_contract] = EXTRAS[_contract] | {"truncated_mid_event"}
 SURROGATE_ESCAPE = re.compile(rb"\\ud[89ab][0-9a-f]{2}\\ud[c-f][0-9a-f]{2}", re.IGNORECASE)
 RAW_FOUR_BYTE = re.compile(rb"[\xf0-\xf4][\x80-\xbf]{3}")
 
@@ -160,7 +164,7 @@ def test_each_contract_has_the_required_captures(contract):
         "truncated_mid_character": "character",
         "truncated_clean_boundary": "completion",
         "truncated_mid_line": "line",
-        "truncated_mid_event": "line" if contract == "ollama" else "event",
+        "truncated_mid_event": "event",
     }
     for name, want in expected.items():
         if name not in names:
