@@ -594,7 +594,7 @@ class LayerInspector(_ReadsExplorer):
         state = (
             f"held {_held(row)}, pending line {_excerpt(row['pending_line'])}"
             f"{' + CR' if row['after_cr'] else ''}, event so far {_plain(viz._event_summary(row))}, "
-            f"dispatched {_plain(viz._dispatched_summary(row))}"
+            f"dispatched {_plain(viz._dispatched_summary(row))}{_plain(viz._last_id_summary(row))}"
         )
         if row["error"]:
             state += f", error {row['error']}"
@@ -660,7 +660,7 @@ class EventExplorer(_ReadsExplorer):
             f"EventExplorer: {len(self.data)} bytes {self._where()} -> {_count(len(self.rows), 'read')}, "
             f"{_count(len(self.events), 'event')} dispatched; {self._step_text()}: "
             f"event so far {_plain(viz._event_summary(row))}, "
-            f"dispatched {_plain(viz._dispatched_summary(row))}"
+            f"dispatched {_plain(viz._dispatched_summary(row))}{_plain(viz._last_id_summary(row))}"
             + (f", error {row['error']}" if row["error"] else "")
         )
 

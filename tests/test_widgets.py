@@ -247,6 +247,16 @@ def test_event_explorer_dispatches_on_the_blank_line():
     ev.step = 4
     assert "event so far event='greet' data=['a', 'b'] id='7'" in repr(ev)
     assert "middle of an event; what was pending is discarded" in ev.table.value
+    ev.step = 6  # after the dispatch the id is remembered as the last event ID, not pending in an event
+    assert "event so far data=['c']," in repr(ev) and "last event ID '7'" in repr(ev)
+
+
+def test_the_remembered_id_is_not_shown_as_a_pending_event():
+    ev = EventExplorer("id: 7\ndata: 你好\n\nid: 8\n", cuts=[6, 19, 20])
+    ev.step = 3
+    assert "event so far —" in repr(ev) and repr(ev).endswith("last event ID '7'")
+    ev.step = 4  # a new id arrived for the next event: that one is pending
+    assert "event so far id='8'" in repr(ev) and "last event ID '7'" in repr(ev)
 
 
 # -- CompletionExplorer ------------------------------------------------------------------------------------

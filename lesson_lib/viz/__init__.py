@@ -41,6 +41,7 @@ from .layers import (
     LayersPicture,
     _dispatched_summary,
     _event_summary,
+    _last_id_summary,
     default_columns,
     draw_layers,
     line_layer_rows,

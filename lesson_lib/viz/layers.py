@@ -112,11 +112,19 @@ def _event_summary(row: dict) -> str:
         parts.append(f"event={row['pending_event_type']!r}")
     if row.get("pending_data"):
         parts.append("data=[" + ", ".join(repr(v) for v in row["pending_data"]) + "]")
-    if row.get("pending_id"):
+    # The id buffer outlives every dispatch (it becomes the last event ID string); only an id that arrived
+    # for the event being built, and so differs from that string, belongs to this event.
+    if row.get("pending_id", "") != row.get("last_event_id", ""):
         parts.append(f"id={row['pending_id']!r}")
     if not parts:
         return "fields pending (no data)" if row.get("has_pending_event") else "—"
     return " ".join(parts)
+
+
+def _last_id_summary(row: dict) -> str:
+    """The last event ID string (what a reconnection would send), apart from the event being built."""
+    last = row.get("last_event_id", "")
+    return f", last event ID {last!r}" if last else ""
 
 
 def _dispatched_summary(row: dict) -> str:
