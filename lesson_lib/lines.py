@@ -3,8 +3,9 @@
 Server-Sent Events end a line with CR, LF or CRLF, and a read may end between the CR and the LF; that
 is still one line ending, not two. NDJSON ends lines with LF (a CR before it is tolerated).
 
-``str.splitlines()`` is never used: it also splits at FF, VT, U+001C-U+001E, U+0085, U+2028 and U+2029,
-which are ordinary data inside an event or a JSON string.
+``str.splitlines()`` is not used: it also splits at FF, VT, U+001C-U+001E, U+0085, U+2028 and U+2029, which
+are ordinary data inside an event (U+0085, U+2028 and U+2029 even inside a JSON string, which may hold them
+raw; JSON must escape the control characters).
 
 Cost is linear in the text whatever the chunking: each piece is scanned once, and the unfinished line is
 kept as a list of fragments joined once when its ending arrives (never ``buffer += piece`` per read).
