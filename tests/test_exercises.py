@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from lesson_lib import LineSplitter, Outcome, SSEParser, consume, parse_sse, stream_updates
 from lesson_lib.activity import Watchdog
@@ -468,3 +470,22 @@ def test_no_message_puts_a_before_a_vowel_kind(key):
     for answer in ("Z", "no idea", [999], "maybe", "lots"):
         message = check(key, answer).message
         assert not re.search(r"\ba (int|ints|choice answer|word answer|bool)\b", message), message
+
+
+# -- every way of writing a set of letters reads the same ----------------------------------------------------
+
+_CHOICE_KEYS = sorted(k for k in ANSWERS if question(k).kind == "choices")
+
+
+@settings(deadline=None, max_examples=200)
+@given(data=st.data())
+def test_letters_in_any_order_case_and_separator_read_the_same(data):
+    key = data.draw(st.sampled_from(_CHOICE_KEYS))
+    letters = question(key).options.letters
+    chosen = data.draw(st.lists(st.sampled_from(letters), min_size=1, unique=True))
+    written = [data.draw(st.sampled_from([x, x.lower()])) for x in data.draw(st.permutations(chosen))]
+    separator = data.draw(st.sampled_from([",", ", ", " ", ";", " and ", "/", ""]))
+    text = data.draw(st.sampled_from(["{}", "[{}]", " {} "])).format(separator.join(written))
+    right = sorted(chosen) == sorted(ANSWERS[key])
+    assert check(key, text).correct is right, text
+    assert check(key, written).correct is right, written
