@@ -3,7 +3,9 @@
 Each checker runs the learner's fixed function on a hidden corpus (Chinese, accented Latin, emoji, CR, LF
 and CRLF) in every chunking of :mod:`.checkers_core`, plus the end-of-stream cases that bug is about, and
 compares with ``lesson_lib``. A failure names the kind of cut or case that broke the function and asks a
-question; it never shows the fix.
+question; it never shows the fix. The hint answers the real fault: a decoder that replaces invalid bytes
+is told about U+FFFD (the invalid byte is tried before the end of input), and only a decoder that is never
+told the input ended is asked what would tell it.
 """
 
 from __future__ import annotations

@@ -3,6 +3,10 @@
 Both are compared with ``lesson_lib`` as the reference, feed by feed: the same outputs must come out of
 the same ``feed()`` call, for every chunking of a hidden corpus (every two-piece split, one-character or
 one-byte reads, seeded random partitions, empty reads), plus named one-read cases for the rules.
+
+First, one-character (or one-byte) reads tell whether the class streams at all: a class that gives
+nothing out of ``feed()`` until the input ends, then everything at once, gets the right results the slow
+way, and is told that collecting all the input and processing it once at the end is not streaming.
 """
 
 from __future__ import annotations
