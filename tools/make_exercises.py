@@ -16,7 +16,8 @@ Solution regions follow nbgrader's markers, without needing nbgrader:
 
 Outputs that give answers away: a code cell tagged ``answer-output`` in the solution notebook (evidence
 to run after answering, a brute-force search over the answers) keeps its code in the learner copy but never
-its outputs. The learner copy is executed like the others, then those outputs are cleared again, and the
+its outputs. The learner copy is executed like the others, then those outputs are cleared (the execution
+count stays), and the
 cell is tagged ``nbval-ignore-output`` there, so that nbval runs it without comparing its outputs. The rule
 for which cells need the tag (``tests/test_exercise_notebooks.py`` enforces it): a code cell with output,
 other than a checker's verdict, that comes after a solution region of its own section, or in a section
@@ -147,11 +148,15 @@ def gives_answers(cell: nbformat.NotebookNode) -> bool:
 
 
 def clear_answer_outputs(notebook: nbformat.NotebookNode) -> int:
-    """Clear the outputs of every ``answer-output`` cell of an executed learner copy; return how many."""
+    """Clear the outputs of every ``answer-output`` cell of an executed learner copy; return how many.
+
+    The execution count stays: the copy was executed top to bottom in one kernel, as every notebook is
+    (``tests/test_notebooks_meta.py``); only what the cell printed is withheld.
+    """
     cleared = 0
     for cell in notebook.cells:
-        if gives_answers(cell) and (cell.outputs or cell.execution_count is not None):
-            cell.outputs, cell.execution_count = [], None
+        if gives_answers(cell) and cell.outputs:
+            cell.outputs = []
             cleared += 1
     return cleared
 
