@@ -297,7 +297,8 @@ def test_adversarial_lesson_lib_gets_every_single_cut_right_and_some_break_the_n
 
 WRONG_CUTS = [
     ("character", [3], ["between two characters", "still gives the truth"]),
-    ("character", [1, 12], ["exactly one cut"]),
+    ("character", [1, 12], ["exactly one cut", "you gave 2 distinct cuts."]),
+    ("event", [29, 62, 85], ["one or two cuts", "you gave 3 distinct cuts."]),
     ("line", [47], ["between a CR and the LF after it", "Try another CRLF"]),
     ("line", [31], ["inside a line", "two characters long"]),
     ("event", [28], ["between two lines of one event", "still gives the truth"]),
@@ -557,3 +558,93 @@ def test_build_it_pipeline_rejects_either_wrong_half():
 def test_build_it_reference_events_are_lesson_lib_events():
     assembler = namespace("build_it.ipynb")["MyEventAssembler"]()
     assert assembler.feed(["id: 1", "data: x", ""]) == [Event("message", "x", "1")]
+
+
+# -- the right hint for the real fault -------------------------------------------------------------------
+
+#: The hint for a decoder that is never told the input ended.
+FINAL_HINT = "no more bytes will come"
+
+
+def decode_replacing_without_final(reads):
+    decoder = codecs.getincrementaldecoder("utf-8")("replace")
+    return "".join(decoder.decode(read) for read in reads)
+
+
+def decode_replacing_only_at_the_end(reads):
+    """Strict on every read, then errors='replace' for the final call: the end is seen, and hidden."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    text = "".join(decoder.decode(read) for read in reads)
+    decoder.errors = "replace"
+    return text + decoder.decode(b"", final=True)
+
+
+@pytest.mark.parametrize(
+    "fix", [decode_replacing_incrementally, decode_replacing_without_final, decode_replacing_only_at_the_end]
+)
+def test_the_final_hint_does_not_fire_when_the_fault_is_replace(fix):
+    result = check_bug("decode", fix)
+    assert_rejected(result, "U+FFFD", "error mode")
+    assert FINAL_HINT not in result.message
+
+
+def test_the_final_hint_fires_when_the_decoder_is_never_told_the_input_ended():
+    result = check_bug("decode", decode_without_final)
+    assert_rejected(result, FINAL_HINT)
+    assert "U+FFFD" not in result.message
+
+
+# -- collecting everything, then processing once, is not streaming ----------------------------------------
+
+
+class SplitterCollectingEverything:
+    """Right lines, all from close(): the text is collected and split once at the end."""
+
+    def __init__(self):
+        self._text = []
+
+    def feed(self, text):
+        self._text.append(text)
+        return []
+
+    def close(self):
+        *lines, tail = re.split(r"\r\n|\r|\n", "".join(self._text))
+        if tail:
+            raise ValueError("unfinished line")
+        return lines
+
+
+class AssemblerCollectingEverything(GoodAssembler):
+    """Right events, all from close(): the lines are collected and assembled once at the end."""
+
+    def __init__(self):
+        super().__init__()
+        self._lines = []
+
+    def feed(self, lines):
+        self._lines += lines
+        return []
+
+    def close(self):
+        return GoodAssembler.feed(self, self._lines)
+
+
+NOT_STREAMING = "is not streaming"
+
+
+def test_a_splitter_that_splits_once_at_close_is_not_streaming():
+    assert_rejected(check_line_splitter(SplitterCollectingEverything), NOT_STREAMING, "one-character reads")
+
+
+def test_an_assembler_that_assembles_once_at_close_is_not_streaming():
+    assert_rejected(check_event_assembler(AssemblerCollectingEverything), NOT_STREAMING, "one-byte reads")
+
+
+def test_a_pipeline_with_either_half_collecting_everything_is_not_streaming():
+    assert_rejected(check_pipeline(SplitterCollectingEverything, GoodAssembler), NOT_STREAMING)
+    assert_rejected(check_pipeline(GoodSplitter, AssemblerCollectingEverything), NOT_STREAMING)
+
+
+@pytest.mark.parametrize("make", [splitter_holding_a_cr_back, splitter_forgetting_a_cr])
+def test_a_late_or_wrong_splitter_is_not_called_collecting(make):
+    assert NOT_STREAMING not in check_line_splitter(make()).message

@@ -4,6 +4,7 @@ solution notebooks, no solution text leaks into them, and the stored checker out
 
 from __future__ import annotations
 
+import copy
 import importlib.util
 import re
 from pathlib import Path
@@ -172,11 +173,110 @@ def test_a_markdown_model_answer_becomes_a_request_for_the_learner_s_own():
     assert make_exercises.solution_text(source, "markdown") == ["The model answer."]
 
 
-def test_learner_notebook_clears_outputs_and_widget_state():
-    solution = read(EXERCISES / "solutions" / "bug_hunt.ipynb")
+@pytest.mark.parametrize("path", SOLUTIONS, ids=lambda p: p.name)
+def test_learner_notebook_clears_outputs_and_widget_state(path):
+    solution = read(path)
     solution.metadata["widgets"] = {"state": {}}
     learner = make_exercises.learner_notebook(solution)
     assert "widgets" not in learner.metadata
     for cell in learner.cells:
         if cell.cell_type == "code":
             assert cell.outputs == [] and cell.execution_count is None
+            tags = cell.metadata.get("tags", [])
+            assert (make_exercises.IGNORE_OUTPUT in tags) == make_exercises.gives_answers(cell)
+
+
+# -- no output that gives answers away in a learner copy -----------------------------------------------
+
+
+def _sections(notebook: nbformat.NotebookNode) -> list[list[int]]:
+    """The cell indices of each section: a new section starts at each markdown cell opening with '## '."""
+    sections: list[list[int]] = [[]]
+    for index, cell in enumerate(notebook.cells):
+        if cell.cell_type == "markdown" and cell.source.startswith("## "):
+            sections.append([])
+        sections[-1].append(index)
+    return [s for s in sections if s]
+
+
+def cells_that_must_hide_outputs(solution: nbformat.NotebookNode) -> set[int]:
+    """The rule in tools/make_exercises.py: a code cell with output, other than a checker's verdict, that
+    comes after a solution region of its own section, or in a section without a region of its own once the
+    notebook's first region has passed."""
+    checkers = {id(cell) for cell in checker_cells(solution)}
+
+    def has_region(index: int) -> bool:
+        cell = solution.cells[index]
+        return bool(make_exercises.solution_text(cell.source, cell.cell_type))
+
+    must, region_seen = set(), False
+    for section in _sections(solution):
+        regions = [i for i in section if has_region(i)]
+        start = regions[0] if regions else (section[0] if region_seen else None)
+        if start is not None:
+            for index in section:
+                cell = solution.cells[index]
+                if index > start and cell.cell_type == "code" and cell.outputs and id(cell) not in checkers:
+                    must.add(index)
+        region_seen = region_seen or bool(regions)
+    return must
+
+
+@pytest.mark.parametrize("path", SOLUTIONS, ids=lambda p: p.name)
+def test_every_cell_whose_output_gives_answers_away_is_tagged(path):
+    solution = read(path)
+    tagged = {i for i, cell in enumerate(solution.cells) if make_exercises.gives_answers(cell)}
+    missing = cells_that_must_hide_outputs(solution) - tagged
+    assert not missing, f"{path.name}: tag cells {sorted(missing)} '{make_exercises.ANSWER_OUTPUT}'"
+
+
+def test_the_evidence_and_the_brute_force_are_tagged():
+    """The two cases the rule was written for: interview prep's evidence cells, adversarial cuts' search."""
+    expected = {"interview_prep.ipynb": 4, "adversarial_cuts.ipynb": 1}
+    expected.update({"bug_hunt.ipynb": 0, "build_it.ipynb": 0})
+    for path in SOLUTIONS:
+        notebook = read(path)
+        assert len(cells_that_must_hide_outputs(notebook)) == expected[path.name], path.name
+        assert sum(make_exercises.gives_answers(c) for c in notebook.cells) == expected[path.name], path.name
+
+
+@pytest.mark.parametrize("path", LEARNERS, ids=lambda p: p.name)
+def test_a_learner_copy_carries_no_output_that_gives_answers_away(path):
+    learner = read(path)
+    solution = read(EXERCISES / "solutions" / path.name)
+    for index in cells_that_must_hide_outputs(solution):
+        cell = learner.cells[index]
+        assert cell.outputs == [], (path.name, index, output_text(cell))
+        assert make_exercises.IGNORE_OUTPUT in cell.metadata.get("tags", []), (path.name, index)
+        shown = output_text(solution.cells[index]).strip()
+        assert shown and shown not in output_text(cell)
+    assert make_exercises.answer_outputs_left(learner) == []
+
+
+def test_clear_answer_outputs_clears_only_tagged_cells():
+    notebook = read(EXERCISES / "solutions" / "interview_prep.ipynb")
+    learner = make_exercises.learner_notebook(notebook)
+    for index, cell in enumerate(learner.cells):  # as if executed
+        if cell.cell_type == "code":
+            cell.outputs = copy.deepcopy(notebook.cells[index].outputs)
+            cell.execution_count = index
+    kept = nbformat.v4.new_output("stream", name="stdout", text="imported\n")
+    learner.cells[1].outputs = [kept]  # an untagged cell with an output
+    assert make_exercises.answer_outputs_left(learner) == [5, 9, 13, 17]
+    assert make_exercises.clear_answer_outputs(learner) == 4
+    assert make_exercises.answer_outputs_left(learner) == []
+    assert learner.cells[1].outputs == [kept]
+    assert learner.cells[5].execution_count == 5  # executed in order; only its output is withheld
+
+
+def test_stale_reports_a_learner_copy_that_carries_answer_outputs(tmp_path):
+    solutions = tmp_path / "solutions"
+    solutions.mkdir()
+    source = EXERCISES / "solutions" / "adversarial_cuts.ipynb"
+    (solutions / source.name).write_bytes(source.read_bytes())
+    make_exercises.generate(out_dir=tmp_path, solutions=solutions)
+    assert make_exercises.stale(out_dir=tmp_path, solutions=solutions) == []
+    learner = read(tmp_path / source.name)
+    learner.cells[19].outputs = copy.deepcopy(read(source).cells[19].outputs)
+    nbformat.write(learner, tmp_path / source.name)
+    assert make_exercises.stale(out_dir=tmp_path, solutions=solutions) == [source.name]

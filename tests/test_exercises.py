@@ -6,7 +6,11 @@ stored answer disagrees with the library fails.
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from lesson_lib import LineSplitter, Outcome, SSEParser, consume, parse_sse, stream_updates
 from lesson_lib.activity import Watchdog
@@ -154,7 +158,8 @@ def test_the_true_answer_is_accepted(key):
 @pytest.mark.parametrize("key", sorted(ANSWERS))
 def test_wrong_answers_get_a_hint_not_the_answer(key):
     q = question(key)
-    wrong = {"int": 999, "word": "no idea", "choice": "Z", "choices": ["Z"], "ints": [999], "bool": "maybe"}
+    wrong = {"int": 999, "word": "no idea", "literal": "no idea", "choice": "Z", "choices": ["Z"]}
+    wrong.update({"ints": [999], "bool": "maybe"})
     if q.kind == "bool":
         assert not check(key, "maybe").correct  # not a yes/no answer: told so, never taken as False
         wrong["bool"] = not ANSWERS[key]
@@ -182,3 +187,305 @@ def test_lessons_have_three_to_five_questions():
 def test_unknown_question():
     with pytest.raises(KeyError):
         check("99.nothing", 1)
+
+
+# -- a hint never contains an accepted answer ------------------------------------------------------------
+
+#: Words for numbers that check() does not read as answers but a hint could still say.
+_MULTIPLES = {"once": "1", "twice": "2", "thrice": "3"}
+_PUNCTUATION = ".,;:!?()'\"`"
+
+
+def candidate_answers(text: str, kind: str) -> set[str]:
+    """Every piece of ``text`` a learner could type as an answer: each run of 1 to 6 words (with and
+    without the punctuation around it), each quoted piece (an empty one, '', too), and once/twice/thrice
+    as numbers.
+
+    Normalising (case, spacing, quotes, number words, the words of an option) is left to check() itself,
+    so a hint is caught in every form check() accepts. Two things are left out, on purpose: a lowercase
+    one-letter word (the article "a" is not the option A; an uppercase standalone letter does count), and,
+    for a True/False question, "yes" and "no" (they are ordinary words in a hint; "True"/"False" count).
+    """
+    found = {m.group(2) for m in re.finditer(r"""(['"`])(.*?)\1""", text)}
+    tokens = text.split()
+    for start in range(len(tokens)):
+        for end in range(start + 1, min(start + 6, len(tokens)) + 1):
+            span = " ".join(tokens[start:end])
+            found.update(c for c in (span, span.strip(_PUNCTUATION), span.rstrip(_PUNCTUATION)) if c)
+    for word in re.findall(r"[A-Za-z]+", text):
+        if word.casefold() in _MULTIPLES:
+            found.add(_MULTIPLES[word.casefold()])
+    found = {c for c in found if not (len(c) == 1 and c.isalpha() and c.islower())}
+    if kind == "bool":
+        found = {c for c in found if c.strip(_PUNCTUATION).casefold() not in {"yes", "no"}}
+    return found
+
+
+def hint_texts(key: str) -> list[str]:
+    """Every hint question ``key`` can show: its hint, its targeted hints, and what check() says to wrong,
+    unreadable, too general or ambiguous answers."""
+    q = question(key)
+    texts = [q.hint, *q.hints.values()]
+    tries = [*q.hints, *q.broader, "Z", "no idea", 999, [999], "maybe", "OpenAI", None]
+    if q.kind == "literal":
+        tries += [str(ANSWERS[key]).lower(), str(ANSWERS[key]).upper()]
+    for answer in tries:
+        if q.kind in {"ints", "choices"} and isinstance(answer, str) and "," in answer:
+            answer = answer.split(",")
+        result = check(key, answer)
+        if not result.correct:
+            texts.append(_without_what_the_learner_already_sees(q, result.message))
+    return texts
+
+
+def _without_what_the_learner_already_sees(q, message: str) -> str:
+    """A message without the question itself, the form it wants (options and "True or False" name every
+    possible answer, the right one among them) and the options the learner's own words fit."""
+    message = message.replace(q.prompt, "").replace(q.wants(), "")
+    return re.sub(r"fits more than one option \([A-Z and]+\)", "fits more than one option", message)
+
+
+@pytest.mark.parametrize("key", sorted(ANSWERS))
+def test_no_hint_contains_an_accepted_answer(key):
+    q = question(key)
+    leaks = sorted(
+        {
+            (candidate, text)
+            for text in hint_texts(key)
+            for candidate in candidate_answers(text, q.kind)
+            if check(key, candidate).correct
+        }
+    )
+    assert not leaks, leaks
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "answer", "caught"),
+    [
+        ("Once is right for every path.", "int", "1", True),
+        ("The event limit trips at 60 s.", "int", "60", True),
+        ("It holds three bytes at most.", "int", "three", True),  # check() reads the word
+        ("A byte arrives every second.", "choice", "A", True),  # a standalone capital letter counts
+        ("Look at a bare 'data' line.", "choice", "A", False),  # the article is not the option
+        ("Try 'B' here.", "choice", "B", True),
+        ("The answer is [DONE].", "literal", "[DONE]", True),
+        ("There is no signal.", "bool", "no", False),
+    ],
+)
+def test_candidate_answers_find_what_a_hint_gives_away(text, kind, answer, caught):
+    assert (answer in candidate_answers(text, kind)) is caught
+
+
+def test_the_leak_test_catches_the_old_hints():
+    """The hints this file's leak test was written against, as they were: each gives its answer away."""
+    old = {
+        "05.closes": "Once is right for every path; count how many paths there are, and how many closes "
+        "each makes.",
+        "05.which_clock": "The progress clock is stuck too, but its limit is 120 s; the event limit trips at "
+        "60 s.",
+        "03.space": "Only one space is removed, not all leading whitespace.",
+        "03.id": "The second event has a bare 'id' line: an id field with an empty value, which resets it.",
+    }
+    for key, text in old.items():
+        kind = question(key).kind
+        assert any(check(key, c).correct for c in candidate_answers(text, kind)), key
+
+
+# -- equivalent forms pass -----------------------------------------------------------------------------------
+
+
+def equivalent_forms(key: str) -> list:
+    """Other ways a learner may write the true answer of ``key``, by kind."""
+    q, answer = question(key), ANSWERS[key]
+    if q.kind == "int":
+        words = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+        word = words[answer]
+        return [str(answer), f" {answer} ", float(answer), f"'{answer}'", word, word.upper()]
+    if q.kind == "ints":
+        return [tuple(answer), set(answer), ", ".join(map(str, answer)), str(answer), *answer[:1]]
+    if q.kind == "choice":
+        options = q.options.texts
+        forms = [answer.lower(), f"({answer})", f"{answer})", [answer], f" {answer} "]
+        text = options[answer]
+        if not text.startswith(("'", '"')):
+            forms += [text, text.upper()]
+        return forms
+    if q.kind == "choices":
+        return [",".join(answer), ", ".join(answer), "".join(answer), " and ".join(answer), tuple(answer)]
+    if q.kind == "bool":
+        return [str(answer), str(answer).lower(), "yes" if answer else "no", str(answer).upper()]
+    if q.kind == "word":
+        return [answer.upper(), f"  {answer}  ", f"'{answer}'", answer.title()]
+    if q.kind == "literal":
+        return [f" {answer} ", f"'{answer}'", f'"{answer}"']
+    raise AssertionError(q.kind)
+
+
+@pytest.mark.parametrize("key", sorted(ANSWERS))
+def test_equivalent_forms_of_the_true_answer_pass(key):
+    for form in equivalent_forms(key):
+        result = check(key, form)
+        assert result.correct, (form, result)
+
+
+@pytest.mark.parametrize(
+    ("key", "answer"),
+    [
+        ("02.splitlines", "B,C"),
+        ("02.splitlines", "B, C"),
+        ("02.splitlines", "BC"),
+        ("02.splitlines", "bc"),
+        ("02.splitlines", ["B", "C"]),
+        ("02.splitlines", ["c", "b"]),
+        ("02.splitlines", "B and C"),
+        ("02.splitlines", "[B, C]"),
+        ("02.splitlines", ["U+0085", "U+2028"]),
+        ("02.splitlines", "NEL, U+2028"),
+        ("03.space", " x"),  # the value itself, exactly as quoted in the option
+        ("03.space", "one space"),
+        ("03.id", ""),
+        ("03.id", "empty"),
+        ("03.framing", "NDJSON"),
+        ("03.framing", "ndjson"),
+        ("04.done_owner", "OpenAI Chat Completions"),
+        ("04.done_owner", "chat completions"),
+        ("05.which_clock", "event_idle"),
+        ("05.which_clock", "event idle"),
+        ("05.which_clock", "event"),
+        ("00.held_layer", "character"),
+        ("01.corrupting_cuts", 4),
+        ("01.corrupting_cuts", "[4]"),
+        ("01.final", "TruncatedCharacterError"),
+        ("01.final", "truncatedcharactererror"),
+        ("04.clean_eof", "Truncated"),
+        ("04.clean_eof", Outcome.TRUNCATED),
+        ("00.openai_done", "[DONE]"),
+        ("07.splits", "nine"),
+    ],
+)
+def test_named_equivalent_forms_pass(key, answer):
+    assert check(key, answer).correct, check(key, answer)
+
+
+def test_an_exception_class_reads_as_its_name():
+    from lesson_lib.errors import TruncatedCharacterError
+
+    assert check("01.final", TruncatedCharacterError).correct
+
+
+@pytest.mark.parametrize(
+    ("key", "answer"),
+    [
+        ("03.space", "x"),  # A's value, not B's: spaces inside a quoted value are exact
+        ("03.space", "  x"),
+        ("03.id", "7"),
+        ("02.splitlines", "B"),
+        ("02.splitlines", "A, B, C"),
+        ("01.corrupting_cuts", "3, 4"),
+        ("05.which_clock", "byte_idle"),
+    ],
+)
+def test_near_but_wrong_forms_fail(key, answer):
+    assert not check(key, answer).correct
+
+
+@pytest.mark.parametrize(
+    ("key", "answer"),
+    [
+        ("00.openai_done", "[done]"),
+        ("00.openai_done", "[Done]"),
+        ("02.pending", "DATA: 你好"),
+        ("04.anthropic_terminal", "MESSAGE_STOP"),
+    ],
+)
+def test_case_is_the_point_on_the_wire(key, answer):
+    result = check(key, answer)
+    assert not result.correct
+    assert "wrong case" in result.message and "on the wire case matters" in result.message
+
+
+def test_case_is_not_the_point_in_a_word():
+    assert check("04.length", "INCOMPLETE").correct
+    assert check("04.anthropic_terminal", "message_stop").correct
+
+
+def test_a_literal_is_exact_inside():
+    assert not check("02.pending", "data:  你好").correct  # two spaces are another pending text
+    assert not check("02.pending", "data:你好").correct
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["UnicodeDecodeError", "unicodedecodeerror", UnicodeDecodeError, "ValueError", "StreamDecodeError"],
+)
+def test_a_true_but_too_general_answer_is_told_to_be_more_specific(answer):
+    result = check("01.final", answer)
+    assert not result.correct
+    assert result.message.startswith("right family, be more specific")
+
+
+def test_an_unrelated_exception_is_not_the_right_family():
+    result = check("01.final", "KeyError")
+    assert not result.correct and "right family" not in result.message
+
+
+def test_words_that_fit_two_options_are_not_guessed():
+    result = check("04.done_owner", "OpenAI")
+    assert not result.correct
+    assert "fits more than one option (A and B)" in result.message and "be more specific" in result.message
+
+
+@pytest.mark.parametrize("answer", [True, False, 3.5, "3.5", "three and a half"])
+def test_an_int_question_does_not_round_or_take_a_bool(answer):
+    result = check("05.closes", answer)
+    assert not result.correct and "wants a whole number (an int)" in result.message
+
+
+def test_none_is_an_answer_only_where_an_option_says_none():
+    assert not check("03.id", None).correct
+    assert "write your answer" not in check("03.id", None).message  # C) None is an option: a wrong answer
+    assert "write your answer" in check("01.bytes", None).message
+
+
+# -- the grammar of messages built from a kind ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("key", "unreadable", "phrase"),
+    [
+        ("01.bytes", "lots", "wants a whole number (an int)."),
+        ("01.corrupting_cuts", "some", "wants a list of whole numbers (a list of ints)."),
+        ("03.framing", "Z", "wants one option, A to C (its letter, or its words)."),
+        ("02.splitlines", ["Z"], "wants a list of options from A to D"),
+        ("07.proof", "maybe", "wants True or False."),
+    ],
+)
+def test_what_a_question_wants_reads_as_english(key, unreadable, phrase):
+    message = check(key, unreadable).message
+    assert phrase in message, message
+
+
+@pytest.mark.parametrize("key", sorted(ANSWERS))
+def test_no_message_puts_a_before_a_vowel_kind(key):
+    for answer in ("Z", "no idea", [999], "maybe", "lots"):
+        message = check(key, answer).message
+        assert not re.search(r"\ba (int|ints|choice answer|word answer|bool)\b", message), message
+
+
+# -- every way of writing a set of letters reads the same ----------------------------------------------------
+
+_CHOICE_KEYS = sorted(k for k in ANSWERS if question(k).kind == "choices")
+
+
+@settings(deadline=None, max_examples=200)
+@given(data=st.data())
+def test_letters_in_any_order_case_and_separator_read_the_same(data):
+    key = data.draw(st.sampled_from(_CHOICE_KEYS))
+    letters = question(key).options.letters
+    chosen = data.draw(st.lists(st.sampled_from(letters), min_size=1, unique=True))
+    written = [data.draw(st.sampled_from([x, x.lower()])) for x in data.draw(st.permutations(chosen))]
+    separator = data.draw(st.sampled_from([",", ", ", " ", ";", " and ", "/", ""]))
+    text = data.draw(st.sampled_from(["{}", "[{}]", " {} "])).format(separator.join(written))
+    right = sorted(chosen) == sorted(ANSWERS[key])
+    assert check(key, text).correct is right, text
+    assert check(key, written).correct is right, written

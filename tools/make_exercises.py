@@ -14,6 +14,15 @@ Solution regions follow nbgrader's markers, without needing nbgrader:
 * in a markdown cell, the lines from ``<!-- BEGIN SOLUTION -->`` to ``<!-- END SOLUTION -->`` (a model
   answer) become one line asking for the learner's own answer.
 
+Outputs that give answers away: a code cell tagged ``answer-output`` in the solution notebook (evidence
+to run after answering, a brute-force search over the answers) keeps its code in the learner copy but never
+its outputs. The learner copy is executed like the others, then those outputs are cleared (the execution
+count stays), and the
+cell is tagged ``nbval-ignore-output`` there, so that nbval runs it without comparing its outputs. The rule
+for which cells need the tag (``tests/test_exercise_notebooks.py`` enforces it): a code cell with output,
+other than a checker's verdict, that comes after a solution region of its own section, or in a section
+without a region of its own once the notebook's first region has passed.
+
 Usage: ``python tools/make_exercises.py [--no-execute] [--check]``. ``--check`` writes nothing and exits
 with status 1 if a committed learner copy is not what its solution notebook generates.
 """
@@ -35,6 +44,7 @@ SOLUTIONS = EXERCISES / "solutions"
 BEGIN_CODE, END_CODE = "### BEGIN SOLUTION", "### END SOLUTION"
 BEGIN_MARKDOWN, END_MARKDOWN = "<!-- BEGIN SOLUTION -->", "<!-- END SOLUTION -->"
 CODE_STUB = 'raise NotImplementedError("your code here")'
+ANSWER_OUTPUT, IGNORE_OUTPUT = "answer-output", "nbval-ignore-output"
 MARKDOWN_STUB = "*Write it here (double-click this cell), then compare with the solution copy.*"
 
 
@@ -119,6 +129,10 @@ def learner_notebook(solution: nbformat.NotebookNode) -> nbformat.NotebookNode:
             cell.source = strip_code(cell.source)
             cell.outputs = []
             cell.execution_count = None
+            if gives_answers(cell):
+                tags = cell.metadata.setdefault("tags", [])
+                if IGNORE_OUTPUT not in tags:
+                    tags.append(IGNORE_OUTPUT)
         elif cell.cell_type == "markdown":
             cell.source = strip_markdown(cell.source)
         cell.metadata.pop("execution", None)
@@ -126,6 +140,30 @@ def learner_notebook(solution: nbformat.NotebookNode) -> nbformat.NotebookNode:
             if marker in cell.source:
                 raise MarkerError(f"{marker!r} left in a learner cell")
     return notebook
+
+
+def gives_answers(cell: nbformat.NotebookNode) -> bool:
+    """True for a code cell whose outputs give answers away (tagged ``answer-output``)."""
+    return cell.cell_type == "code" and ANSWER_OUTPUT in cell.metadata.get("tags", [])
+
+
+def clear_answer_outputs(notebook: nbformat.NotebookNode) -> int:
+    """Clear the outputs of every ``answer-output`` cell of an executed learner copy; return how many.
+
+    The execution count stays: the copy was executed top to bottom in one kernel, as every notebook is
+    (``tests/test_notebooks_meta.py``); only what the cell printed is withheld.
+    """
+    cleared = 0
+    for cell in notebook.cells:
+        if gives_answers(cell) and cell.outputs:
+            cell.outputs = []
+            cleared += 1
+    return cleared
+
+
+def answer_outputs_left(notebook: nbformat.NotebookNode) -> list[int]:
+    """Indices of the ``answer-output`` cells of a learner copy that still carry outputs."""
+    return [i for i, cell in enumerate(notebook.cells) if gives_answers(cell) and cell.outputs]
 
 
 def solution_paths(solutions: Path = SOLUTIONS) -> list[Path]:
@@ -145,7 +183,8 @@ def generate(out_dir: Path = EXERCISES, solutions: Path = SOLUTIONS) -> list[Pat
 
 
 def stale(out_dir: Path = EXERCISES, solutions: Path = SOLUTIONS) -> list[str]:
-    """Names of learner copies whose cells differ from what their solution notebook generates."""
+    """Names of learner copies whose cells (source, tags) differ from what their solution notebook
+    generates, or that carry an output that gives answers away."""
     differing = []
     for path in solution_paths(solutions):
         expected = learner_notebook(nbformat.read(path, as_version=4))
@@ -154,9 +193,9 @@ def stale(out_dir: Path = EXERCISES, solutions: Path = SOLUTIONS) -> list[str]:
             differing.append(path.name)
             continue
         committed = nbformat.read(target, as_version=4)
-        if [(c.cell_type, c.source) for c in committed.cells] != [
-            (c.cell_type, c.source) for c in expected.cells
-        ]:
+        if [(c.cell_type, c.source, c.metadata.get("tags", [])) for c in committed.cells] != [
+            (c.cell_type, c.source, c.metadata.get("tags", [])) for c in expected.cells
+        ] or answer_outputs_left(committed):
             differing.append(path.name)
     return differing
 
@@ -179,7 +218,12 @@ def main(argv: list[str]) -> int:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from run_notebooks import main as run_notebooks
 
-    return run_notebooks([str(p) for p in [*solution_paths(), *learners]])
+    status = run_notebooks([str(p) for p in [*solution_paths(), *learners]])
+    for path in learners:
+        notebook = nbformat.read(path, as_version=4)
+        if clear_answer_outputs(notebook):
+            nbformat.write(notebook, path)
+    return status
 
 
 if __name__ == "__main__":

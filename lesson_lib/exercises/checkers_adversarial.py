@@ -174,7 +174,8 @@ def _invalid(challenge: Challenge, cuts: Any) -> str | None:
             return f"cut {cut} is outside 0 < cut < {size}: a cut must leave bytes on both sides."
     count = len(set(cuts))
     if not challenge.min_cuts <= count <= challenge.max_cuts:
-        return f"this challenge allows {challenge.rule}; you gave {count} distinct cut(s)."
+        cuts_given = f"{count} distinct cut" + ("" if count == 1 else "s")
+        return f"this challenge allows {challenge.rule}; you gave {cuts_given}."
     if challenge.after_lf_only:
         for cut in cuts:
             if challenge.body[cut - 1 : cut] != b"\n":

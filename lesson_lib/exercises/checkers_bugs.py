@@ -3,7 +3,9 @@
 Each checker runs the learner's fixed function on a hidden corpus (Chinese, accented Latin, emoji, CR, LF
 and CRLF) in every chunking of :mod:`.checkers_core`, plus the end-of-stream cases that bug is about, and
 compares with ``lesson_lib``. A failure names the kind of cut or case that broke the function and asks a
-question; it never shows the fix.
+question; it never shows the fix. The hint answers the real fault: a decoder that replaces invalid bytes
+is told about U+FFFD (the invalid byte is tried before the end of input), and only a decoder that is never
+told the input ended is asked what would tell it.
 """
 
 from __future__ import annotations
@@ -159,16 +161,7 @@ def check_decode(key: str, function: Callable[..., Any]) -> Result:
     )
     if result is not None:
         return result
-    cut_char = TEXT[: TEXT.index("🙂".encode()) + 2]
-    observed = observe(lambda: function([cut_char[:-1], cut_char[-1:]]))
-    if not isinstance(observed.error, UnicodeDecodeError):
-        return Result(
-            key,
-            False,
-            "the stream stopped in the middle of a character (two of its four bytes arrived), and your "
-            f"function {observed.describe()} instead of raising UnicodeDecodeError. Hint: what tells a "
-            "decoder that no more bytes will come, so that it can complain about the ones it holds?",
-        )
+    # The invalid byte first: a decoder that replaces is told so, before anything about the end of input.
     bad = TEXT[:20] + b"\xff" + TEXT[20:]
     observed = observe(lambda: function([bad[:7], bad[7:]]))
     if not isinstance(observed.error, UnicodeDecodeError):
@@ -176,10 +169,44 @@ def check_decode(key: str, function: Callable[..., Any]) -> Result:
             key,
             False,
             "a byte that is never valid UTF-8 (0xFF) sat in the middle, and your function "
-            f"{observed.describe()} instead of raising UnicodeDecodeError. Hint: text with U+FFFD in it "
-            "looks like an answer; nobody downstream can tell that bytes were lost.",
+            f"{observed.describe()} instead of raising UnicodeDecodeError. Hint: {_hidden_loss(observed)}",
+        )
+    cut_char = TEXT[: TEXT.index("🙂".encode()) + 2]
+    observed = observe(lambda: function([cut_char[:-1], cut_char[-1:]]))
+    if not isinstance(observed.error, UnicodeDecodeError):
+        if _replaced(observed):
+            hint = (
+                "your decoder did see that the stream ended inside a character, and turned the held bytes "
+                "into U+FFFD. Which error mode does it use at the end, and who downstream could tell?"
+            )
+        else:
+            hint = (
+                "what tells a decoder that no more bytes will come, so that it can complain about the ones "
+                "it holds?"
+            )
+        return Result(
+            key,
+            False,
+            "the stream stopped in the middle of a character (two of its four bytes arrived), and your "
+            f"function {observed.describe()} instead of raising UnicodeDecodeError. Hint: {hint}",
         )
     return _passed(key, counts, ", a stream cut inside a character and an invalid byte")
+
+
+def _replaced(observed: Observed) -> bool:
+    return isinstance(observed.value, str) and "\ufffd" in observed.value
+
+
+def _hidden_loss(observed: Observed) -> str:
+    """Why returning text for invalid bytes is worse than raising, for what the function did with them."""
+    if _replaced(observed):
+        return (
+            "text with U+FFFD in it looks like an answer; nobody downstream can tell that bytes were lost. "
+            "Which error mode does your decoder use?"
+        )
+    if observed.raised:
+        return "invalid bytes must raise UnicodeDecodeError (or a subclass), so callers can catch it as such."
+    return "the byte vanished without a trace: nobody downstream can tell that bytes were lost."
 
 
 # -- 2. splitlines() -----------------------------------------------------------------------------------

@@ -3,12 +3,17 @@
 Both are compared with ``lesson_lib`` as the reference, feed by feed: the same outputs must come out of
 the same ``feed()`` call, for every chunking of a hidden corpus (every two-piece split, one-character or
 one-byte reads, seeded random partitions, empty reads), plus named one-read cases for the rules.
+
+First, one-character (or one-byte) reads tell whether the class streams at all: a class that gives
+nothing out of ``feed()`` until the input ends, then everything at once, gets the right results the slow
+way, and is told that collecting all the input and processing it once at the end is not streaming.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from lesson_lib.chunking import one_byte_chunks
 from lesson_lib.decoding import IncrementalUTF8Decoder
 from lesson_lib.lines import LineSplitter
 from lesson_lib.sse import SSEParser
@@ -188,6 +193,10 @@ def _check_line_splitter(key: str, cls: type) -> Result:
 
         return observe(go)
 
+    pieces = list(SPLITTER_TEXT)
+    late = _not_streaming(key, run(pieces), _reference_lines(pieces), "with one-character reads", "lines")
+    if late is not None:
+        return late
     for name, text in SPLITTER_CASES:
         mismatch = _compare_feeds(run([text]), _reference_lines([text]), "lines")
         if mismatch is not None:
@@ -236,6 +245,36 @@ def _case_failure(key: str, name: str, what: str, mismatch: str, timing: str) ->
 
 def _untag(mismatch: str) -> str:
     return mismatch.removeprefix("TIMING: ")
+
+
+def _first_output(outputs: list[list[Any]]) -> int | None:
+    return next((number for number, out in enumerate(outputs) if out), None)
+
+
+def _collects_everything(observed: Observed, truth: list[list[Any]]) -> bool:
+    """True when nothing came out before the input ended (all of it from the last feed() or close()),
+    while the reference gave some of it out earlier: the input was collected and processed once."""
+    if observed.raised or not isinstance(observed.value, list) or len(observed.value) != len(truth):
+        return False
+    first, due = _first_output(observed.value), _first_output(truth)
+    return first is not None and due is not None and first >= len(truth) - 2 and due < len(truth) - 2
+
+
+def _not_streaming(
+    key: str, observed: Observed, truth: list[list[Any]], reads: str, what: str
+) -> Result | None:
+    """The report for code that collects all its input and processes it once at the end, or None."""
+    if not _collects_everything(observed, truth):
+        return None
+    return Result(
+        key,
+        False,
+        f"not streaming: {reads}, nothing came out of feed() until the input ended, then all the {what} at "
+        f"once. Collecting all the input and processing it once at the end gives the right {what}, but it "
+        f"is not streaming: a reader sees nothing until the stream is over (a chat window stays blank, then "
+        f"fills at once), and memory grows with the whole stream. Hint: each of the {what} must come out of "
+        "the feed() that completes it; what must you keep between feeds, and what can you give out now?",
+    )
 
 
 def _report(key: str, failure: Any, hints: dict[str, str], timing: str, unit: str) -> Result:
@@ -324,6 +363,11 @@ def check_event_assembler(assembler_class: Any) -> Result:
 
 
 def _check_event_assembler(key: str, cls: type) -> Result:
+    pieces = one_byte_chunks(STREAM)
+    observed = observe(lambda: _assemble(cls(), pieces))
+    late = _not_streaming(key, observed, _reference_events(pieces), "with one-byte reads", "events")
+    if late is not None:
+        return late
     for name, text in ASSEMBLER_CASES:
         body = text.encode()
         observed = observe(lambda body=body: _assemble(cls(), [body]))
@@ -353,6 +397,11 @@ def check_pipeline(splitter_class: Any, assembler_class: Any) -> Result:
         if not isinstance(cls, type):
             return Result(key, False, f"pass the classes themselves; {name} is {short(cls)}.")
     try:
+        pieces = one_byte_chunks(STREAM)
+        observed = observe(lambda: _assemble(assembler_class(), pieces, splitter_class()))
+        late = _not_streaming(key, observed, _reference_events(pieces), "with one-byte reads", "events")
+        if late is not None:
+            return late
         failure, counts = sweep(
             PIPELINE_STREAM,
             lambda pieces: observe(lambda: _assemble(assembler_class(), pieces, splitter_class())),

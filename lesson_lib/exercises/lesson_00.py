@@ -10,6 +10,7 @@ register(
     hint="Which layer turns bytes into text, and what must it remember between reads?",
     explanation="The character layer: the UTF-8 decoder holds the start of a character until the rest arrives.",
     hints={"A": "The chunk boundary carries no state: a read is just some bytes."},
+    aliases={"A": ("chunks",), "B": ("characters",), "C": ("lines",), "D": ("events",)},
 )
 register(
     "00.closed_socket",
@@ -22,8 +23,11 @@ register(
 register(
     "00.openai_done",
     "What does an OpenAI Chat Completions stream send as its very last data line? (the literal, without 'data: ')",
-    "word",
-    "1e0076deb50cd4a56f969a6220f111de4ea4412f3305b80986cacae9279724c2",
+    "literal",
+    "6a5938c7a54e52a081cc9c3091d12ad86effc89128f46bcda6e95d4052b7eb5a",
     hint="It is not JSON. Look at the last lines of data/openai-chat/completed.sse.",
-    explanation="The literal [DONE], and it belongs to OpenAI Chat Completions alone.",
+    explanation="The literal [DONE], exactly so: a client compares it byte for byte. It is the Chat Completions "
+    "wire format's sentinel (OpenAI-compatible servers send it too); Anthropic, Gemini, Responses and Ollama "
+    "end otherwise.",
+    folded_digest="1e0076deb50cd4a56f969a6220f111de4ea4412f3305b80986cacae9279724c2",
 )

@@ -38,6 +38,15 @@ register(
     "dace81a56c3a42335cd1bc83ed4deb915100cd04af865f6a06aeb482e1c4ebe4",
     hint="close() is final=True: it is the one call that can tell an unfinished character from a finished stream. Try it in a cell.",
     explanation="TruncatedCharacterError, a UnicodeDecodeError that names the offset of the unfinished character.",
+    broader=(
+        "StreamDecodeError",
+        "UnicodeDecodeError",
+        "UnicodeError",
+        "ValueError",
+        "BoundaryError",
+        "Exception",
+        "BaseException",
+    ),
 )
 register(
     "01.replace",

@@ -31,14 +31,16 @@ register(
     "choices",
     "92afaf6d39d77f2762620848e46105b2ebc0478ec06fccc1ad886cc291f490bc",
     hint="Try 'x\\x85y\\u2028z'.splitlines() in a cell, then look up which characters end a line in SSE.",
+    aliases={"A": ("line feed",), "B": ("next line",), "C": ("line separator",), "D": ("carriage return",)},
     explanation="NEL and U+2028 (and FF, VT, U+2029 ...) split under splitlines() but are ordinary characters inside an event.",
 )
 register(
     "02.pending",
     "After LineSplitter().feed('data: 你') and then .feed('好'), what is its pending_text?",
-    "word",
-    "ed570c1e2d981a227ac0233c2624fc1047a57b9488b0d2d3d43c0d3189dc0b58",
+    "literal",
+    "e771f5d533b3f775c2024c496b5088901870cd99310853e9422e8c0cb5de8a0d",
     hint="No line ending has arrived yet. What does the splitter do with text until one does?",
     explanation="'data: 你好': the unfinished line waits, in pieces joined once, until its ending arrives.",
     hints={"": "Nothing was lost: text without a line ending waits in the splitter."},
+    folded_digest="ed570c1e2d981a227ac0233c2624fc1047a57b9488b0d2d3d43c0d3189dc0b58",
 )

@@ -19,18 +19,27 @@ register(
     "What is the data of the event 'data:  x' followed by a blank line (two spaces after the colon)? A) 'x'; B) ' x' (one space); C) '  x' (two spaces)",
     "choice",
     "007682f699426809d914f41b87a54f5a55eb4dd024a8860e50c87d696f12e97d",
-    hint="The spec removes a leading space after the colon. How many?",
+    hint="Read the field rule in WHATWG 'Interpreting an event stream': what, exactly, may be removed from "
+    "the value after the colon? Or ask parse_sse([b'data:  x\\n\\n']) in a cell.",
     explanation="Exactly one space is removed, so one remains.",
-    hints={"A": "Only one space is removed, not all leading whitespace."},
+    hints={
+        "A": "The rule does not strip leading whitespace in general. Read it again: what, exactly, does it remove?",
+        "C": "The value is not kept as it is: the rule removes something from its start. What, and how much?",
+    },
 )
 register(
     "03.id",
     "After 'id: 7\\ndata: a\\n\\nid\\ndata: b\\n\\n', what is the parser's last_event_id? A) '7'; B) '' (empty); C) None",
     "choice",
     "007682f699426809d914f41b87a54f5a55eb4dd024a8860e50c87d696f12e97d",
-    hint="An id field with no value is still an id field.",
+    hint="Take the second event line by line: a line without a colon is a field too. Which field, with "
+    "what value, and what does the id field do with the value it gets?",
     explanation="An empty id resets the last event ID: a reconnecting client would send no Last-Event-ID.",
-    hints={"A": "The second event has a bare 'id' line: an id field with an empty value, which resets it."},
+    hints={
+        "A": "The first event set it to '7'. Look at the second event's first line: which field is it, and "
+        "what value does it carry?",
+        "C": "last_event_id is a string from the start, never None. What string does the second event leave?",
+    },
 )
 register(
     "03.json_when",

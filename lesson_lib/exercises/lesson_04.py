@@ -8,7 +8,8 @@ register(
     "choice",
     "4b0ff6a04dcba40e02aa594d4d8dddbdedfeadf4ffc1a5ca851c099ba5d69505",
     hint="Look at the last event of each completed capture in section 2.",
-    explanation="Only Chat Completions. Responses ends with response.completed, Anthropic with message_stop, Gemini with a finishReason.",
+    aliases={"A": ("Chat Completions", "OpenAI"), "B": ("Responses", "OpenAI"), "C": ("Anthropic",)},
+    explanation="Of these four, only Chat Completions (OpenAI-compatible servers copy its wire format). Responses ends with response.completed, Anthropic with message_stop, Gemini with a finishReason.",
     hints={"B": "Responses has its own terminal event type, and no [DONE]."},
 )
 register(
@@ -37,11 +38,12 @@ register(
 register(
     "04.anthropic_terminal",
     "What is the type of Anthropic's terminal event? (its name)",
-    "word",
-    "c1a2544bbbcded8bfdc62595d54891d8759a89282894123a4729d6db76efb5d2",
+    "literal",
+    "cc6d2e55b3ca89234ddf0e254be9f8a2fa243d0fb541e145bb7d2c5c7aa8437c",
     hint="Look at the last event of data/anthropic-messages/completed.sse.",
     explanation="message_stop, after the message_delta that carries stop_reason.",
     hints={"message_delta": "message_delta carries the stop_reason; one more event follows it."},
+    folded_digest="c1a2544bbbcded8bfdc62595d54891d8759a89282894123a4729d6db76efb5d2",
 )
 register(
     "04.gemini_cut",

@@ -19,7 +19,13 @@ register(
     explanation="event_idle: bytes arrive, so the byte clock is fresh, but no event completes for 60 s.",
     hints={
         "A": "A byte arrives every second: the byte clock never gets old.",
-        "C": "The progress clock is stuck too, but its limit is 120 s; the event limit trips at 60 s.",
+        "C": "The progress clock is stuck, but is it the only one? Find every clock that stops moving, then "
+        "compare their limits.",
+    },
+    aliases={
+        "A": ("byte", "bytes", "byte clock"),
+        "B": ("event", "events", "event clock"),
+        "C": ("progress", "progress clock", "business progress"),
     },
 )
 register(
@@ -35,7 +41,12 @@ register(
     "The caller breaks out of a stream_updates loop early and closes the generator. How many times is the chunk source closed?",
     "int",
     "b47e22133c67168abb78cea1e14c4ed42df157dbb6b84980c9b1574697add07a",
-    hint="Once is right for every path; count how many paths there are, and how many closes each makes.",
+    hint="Follow this path: closing the generator raises GeneratorExit at its yield. Which code runs then, "
+    "and does any other code close the source as well?",
     explanation="Exactly once, in the generator's finally, whatever the path.",
-    hints={"0": "The generator's finally runs when the generator is closed: the source is closed then."},
+    hints={
+        "0": "The generator's finally runs when the generator is closed: the source is closed then.",
+        "2": "Closing a source twice would be a bug of its own. Which code closes it, and can that code run "
+        "twice on this path?",
+    },
 )

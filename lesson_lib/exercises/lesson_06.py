@@ -7,11 +7,15 @@ register(
     "A server sends 'data: 你好' cut one byte into 你: the first read ends with e4, the second starts with bd a0. A client decodes each read on its own with errors='replace'. How many U+FFFD characters does it produce?",
     "int",
     "c58cbc1e042c3c5c90b148a8dad8fcf21354ed75bf40bab2bd0e2514b155c02f",
-    hint="Count read by read. The first read ends with one lone lead byte; the second starts with the two bytes that finished the character, and each of them alone is invalid.",
+    hint="Count read by read: decode each read on its own with errors='replace' in a cell, or ask which "
+    "invalid pieces each read holds. Python replaces each maximal invalid piece by one U+FFFD: can bytes "
+    "that have lost their lead byte form one piece together?",
     explanation="3: one for e4 at the end of the first read, and one each for bd and a0 at the start of the second. One character became three wrong ones, and nobody was told.",
     hints={
-        "1": "The first read gives one U+FFFD for e4, but the second read starts with two continuation bytes, and each alone is invalid.",
-        "2": "Python replaces each invalid piece of a read on its own: e4 in the first read, then bd and a0 separately in the second.",
+        "1": "That counts the first read's lone lead byte. Now the second read: what do its first bytes "
+        "become without the lead byte before them?",
+        "2": "Look at the second read on its own. A continuation byte without its lead byte is invalid; can "
+        "two of them make one invalid piece, or is each one its own?",
     },
 )
 register(
