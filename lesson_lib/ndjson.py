@@ -134,6 +134,9 @@ class _JSONTextParser:
             self._state = "failed"
             exc.outputs = out
             raise
+        except BaseException:  # whatever escaped, the state may be half-updated: refuse further input
+            self._state = "failed"
+            raise
 
     def close(self) -> list[Any]:
         """End of input. Never parses a unit that did not end; see the subclass for what raises."""
@@ -152,6 +155,9 @@ class _JSONTextParser:
         except BoundaryError as exc:
             self._state = "failed"
             exc.outputs = out
+            raise
+        except BaseException:
+            self._state = "failed"
             raise
         self._state = "closed"
         return out
