@@ -33,11 +33,13 @@ sets the header), and if a server compresses anyway it raises :class:`ContentEnc
   crossed the wire, and each read's size is the transport's; under compression both would describe a
   decompressed stream nobody can see on the wire, and a compressed read can decode to zero bytes or to
   many, a boundary below the character one that the lessons would then have to hide or teach first;
-* a compressor holds output until its block fills, so a compressing server or proxy is itself the
-  "buffering proxy" failure of an event stream (nothing arrives, then much at once): it should be found
-  and switched off (for a stream, ``identity`` is what servers that stream well send), not absorbed.
+* a compressor holds output until its block fills unless the server flushes it per event, so a compressing
+  server or proxy risks the "buffering proxy" failure of an event stream (nothing arrives, then much at
+  once): better found and switched off than absorbed.
 
-A server honours ``identity`` (RFC 9110, section 12.5.3); one that does not is named in the error.
+``identity`` is the token for "no content coding"; a request that lists no other coding makes every other
+one unacceptable, and the server then SHOULD send the content without a coding (RFC 9110, section 12.5.3).
+A server or proxy that compresses anyway is named in the error.
 """
 
 from __future__ import annotations
