@@ -19,7 +19,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .options import check_number
+
 __all__ = ["ActivityClocks", "IdleVerdict", "Liveness", "Watchdog"]
+
+#: The longest idle limit a :class:`Watchdog` accepts, in seconds (a week): past it, pass ``None``.
+MAX_IDLE_SECONDS = 7 * 24 * 3600.0
 
 
 class ActivityClocks:
@@ -99,8 +104,10 @@ class Watchdog(ActivityClocks):
     the lowest layer that tripped (byte, then event, then progress): the most basic failure explains the
     others. A limit trips once a clock has been idle for at least ``limit`` seconds.
 
-    Defaults: bytes 30 s, events 60 s, progress 120 s. Services that ping send a heartbeat every few
-    seconds to a minute, so only the progress limit catches a generation that hangs behind pings.
+    Each limit is a finite number of seconds above 0 and at most :data:`MAX_IDLE_SECONDS` (``nan``, ``inf``
+    and ``True`` are refused by name). Defaults: bytes 30 s, events 60 s, progress 120 s. Services that
+    ping send a heartbeat every few seconds to a minute, so only the progress limit catches a generation
+    that hangs behind pings.
     """
 
     def __init__(
@@ -115,8 +122,7 @@ class Watchdog(ActivityClocks):
             ("event_idle", event_idle),
             ("progress_idle", progress_idle),
         ):
-            if value is not None and value <= 0:
-                raise ValueError(f"{name} must be positive or None, got {value}")
+            check_number(name, value, minimum=0, maximum=MAX_IDLE_SECONDS, low_open=True, none=True)
         super().__init__(clock)
         self.limits = {"byte_idle": byte_idle, "event_idle": event_idle, "progress_idle": progress_idle}
 

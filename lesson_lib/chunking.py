@@ -11,18 +11,21 @@ import itertools
 import random
 from collections.abc import Iterable, Iterator
 
+from .options import check_int
+
 
 def split_at(data: bytes, cuts: Iterable[int]) -> list[bytes]:
     """Cut ``data`` at the given byte offsets.
 
     Guarantees: the pieces concatenate to ``data``; there are ``len(set(cuts)) + 1`` pieces, none empty
-    unless ``data`` is empty. Cuts may come in any order and repeat. Raises ``ValueError`` for a cut
-    outside ``0 < cut < len(data)``, naming the cut.
+    unless ``data`` is empty. Cuts may come in any order and repeat. Raises ``ValueError`` for a cut that
+    is not an int (``bool``, ``float`` and ``str`` included) or outside ``0 < cut < len(data)``, naming
+    the cut.
     """
+    cuts = list(cuts)
+    for cut in cuts:  # every cut checked before sorting: a str among ints must not fail as a comparison
+        check_int(f"cut {cut!r}", cut, minimum=1, maximum=len(data) - 1)
     ordered = sorted(set(cuts))
-    for cut in ordered:
-        if not 0 < cut < len(data):
-            raise ValueError(f"cut {cut} is outside 0 < cut < {len(data)}")
     bounds = [0, *ordered, len(data)]
     return [data[a:b] for a, b in itertools.pairwise(bounds)]
 
@@ -40,8 +43,7 @@ def one_byte_chunks(data: bytes) -> list[bytes]:
 
 def fixed_size_chunks(data: bytes, size: int) -> list[bytes]:
     """``data`` in reads of ``size`` bytes (the last may be shorter)."""
-    if size < 1:
-        raise ValueError(f"size must be at least 1, got {size}")
+    check_int("size", size, minimum=1)
     return [data[i : i + size] for i in range(0, len(data), size)]
 
 
@@ -50,6 +52,8 @@ def random_cuts(length: int, seed: int, max_cuts: int | None = None) -> list[int
 
     Same ``seed``, same cuts, on every machine (``random.Random`` is specified to be reproducible).
     """
+    check_int("length", length, minimum=0)
+    check_int("max_cuts", max_cuts, minimum=0, none=True)
     if length < 2:
         return []
     rng = random.Random(seed)

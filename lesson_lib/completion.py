@@ -50,6 +50,7 @@ from .errors import (
 )
 from .lines import DEFAULT_MAX_LINE_CHARS
 from .ndjson import DEFAULT_MAX_ELEMENT_CHARS, JSONArrayParser, NDJSONParser
+from .options import check_int
 from .sse import DEFAULT_MAX_EVENT_CHARS, Comment, SSEParser
 
 __all__ = [
@@ -59,6 +60,7 @@ __all__ = [
     "StreamResult",
     "StreamStats",
     "StreamUpdates",
+    "check_options",
     "consume",
     "stream_updates",
 ]
@@ -91,8 +93,12 @@ class StreamError:
 
     ``kind`` is the exception's class name (``"StreamDecodeError"``, ``"FramingError"``,
     ``"LimitExceededError"``, the source's own exception such as ``"ConnectionResetError"``) or
-    ``"ServiceError"``. ``offset`` is an absolute byte offset: exact when the parser reports it, otherwise
-    the end of the read in which the problem was detected. ``event_index`` is 0-based.
+    ``"ServiceError"``. ``offset`` is an absolute byte offset: exact when the parser reports it
+    (``offset_exact`` is ``True``), otherwise the end of the read in which the problem was detected
+    (``offset_exact`` is ``False``: an in-band service error, ``max_events``, a contract's JSON error). For
+    a source error it is how many bytes had arrived; for ``max_bytes_without_progress`` the first byte past
+    the bound, counted from the end of the read that carried the last progress signal.
+    ``event_index`` is 0-based.
     """
 
     kind: str
@@ -103,6 +109,7 @@ class StreamError:
     error_type: str | None = None  # the service's own error type or code (service errors)
     limit: str | None = None  # which limit (limit_exceeded)
     maximum: int | None = None  # its value
+    offset_exact: bool = True  # False: ``offset`` is only the end of the read where it was detected
 
 
 @dataclass
@@ -255,7 +262,12 @@ def _where(err: StreamError | None) -> str:
         return ""
     parts = []
     if err.offset is not None:
-        parts.append(f" at byte offset {err.offset}")
+        # Never an exact-looking offset that is only where the read ended.
+        parts.append(
+            f" at byte offset {err.offset}"
+            if err.offset_exact
+            else f" in the read ending at byte {err.offset}"
+        )
     if err.event_index is not None:
         parts.append(f" (event {err.event_index})")
     return "".join(parts)
@@ -394,8 +406,10 @@ class _Run:
             s.events += 1
             maximum = self.limits["max_events"]
             if maximum is not None and s.events > maximum:
-                raise LimitExceededError(
-                    "max_events", maximum, offset=self.parser.bytes_in, event_index=s.events - 1
+                raise _inexact(
+                    LimitExceededError(
+                        "max_events", maximum, offset=self.parser.bytes_in, event_index=s.events - 1
+                    )
                 )
             if self.terminal is not None:  # checked by the layers below, never appended
                 s.events_after_terminal += 1
@@ -403,7 +417,9 @@ class _Run:
             try:
                 signals = self.contract.interpret(item)
             except FramingError as exc:
-                exc.offset = self.parser.bytes_in if exc.offset is None else exc.offset
+                if exc.offset is None:  # the contract sees an event, not its bytes: the read's end
+                    exc.offset = self.parser.bytes_in
+                    _inexact(exc)
                 exc.event_index = s.events - 1 if exc.event_index is None else exc.event_index
                 raise
             for signal in signals:
@@ -443,6 +459,7 @@ class _Run:
                 offset=self.parser.bytes_in,
                 event_index=s.events - 1,
                 error_type=signal.error_type,
+                offset_exact=False,
             )
 
     def in_event(self) -> bool:
@@ -454,6 +471,8 @@ class _Run:
 
     def fail_progress(self, maximum: int) -> None:
         """Raise: more than ``maximum`` bytes arrived since the last sign of progress."""
+        # Exact by the documented count: the first byte past the bound, counted from the end of the read
+        # that carried the last progress signal.
         raise LimitExceededError(
             "max_bytes_without_progress",
             maximum,
@@ -522,6 +541,7 @@ class _Run:
             line_index=exc.line_index,
             limit=limit,
             maximum=maximum,
+            offset_exact=exc.offset_exact,
         )
 
     def source_failed(self, exc: Exception) -> None:
@@ -560,6 +580,12 @@ class _Run:
             contract=self.contract.name,
             end_verified=end_verified,
         )
+
+
+def _inexact(exc: BoundaryError) -> BoundaryError:
+    """Mark an error raised here whose offset is only the end of the current read."""
+    exc.offset_exact = False
+    return exc
 
 
 def _close_source(chunks: object) -> None:
@@ -611,12 +637,48 @@ def stream_updates(
         "max_bytes_without_progress": max_bytes_without_progress,
     }
     try:
-        cancelled = _cancel_check(cancel)
-        run = _Run(contract, errors, limits, activity)
+        run, cancelled = _prepare(contract, cancel, activity, errors, limits)
     except BaseException:
         _close_source(chunks)  # the caller's mistake: the source is still released
         raise
     return StreamUpdates(run, chunks, cancelled)
+
+
+def _prepare(
+    contract: str, cancel: object, activity: Any, errors: str, limits: dict[str, int | None]
+) -> tuple[_Run, Callable[[], bool]]:
+    """Check every argument (every limit, whatever the framing uses) and build the run; no I/O."""
+    for name, value in limits.items():
+        check_int(name, value, minimum=1, none=True)
+    cancelled = _cancel_check(cancel)
+    return _Run(contract, errors, limits, activity), cancelled
+
+
+def check_options(
+    contract: str,
+    *,
+    cancel: Callable[[], bool] | Any = None,
+    activity: _Activity | None = None,
+    errors: str = "strict",
+    max_line_chars: int | None = DEFAULT_LIMITS["max_line_chars"],
+    max_event_chars: int | None = DEFAULT_LIMITS["max_event_chars"],
+    max_element_chars: int | None = DEFAULT_LIMITS["max_element_chars"],
+    max_events: int | None = DEFAULT_LIMITS["max_events"],
+    max_bytes_without_progress: int | None = DEFAULT_LIMITS["max_bytes_without_progress"],
+) -> None:
+    """Raise exactly what :func:`stream_updates` would raise for these arguments, without a source.
+
+    For callers that must refuse a bad argument before any I/O (:mod:`lesson_lib.http` checks the
+    contract and the options before it sends a request). An unknown keyword is a ``TypeError``.
+    """
+    limits = {
+        "max_line_chars": max_line_chars,
+        "max_event_chars": max_event_chars,
+        "max_element_chars": max_element_chars,
+        "max_events": max_events,
+        "max_bytes_without_progress": max_bytes_without_progress,
+    }
+    _prepare(contract, cancel, activity, errors, limits)
 
 
 class _OwnedSource:

@@ -20,6 +20,17 @@ from .errors import ParserStateError, StreamDecodeError, TruncatedCharacterError
 ERROR_MODES = ("strict", "replace", "surrogateescape")
 
 
+def as_bytes(chunk: object) -> bytes:
+    """A read as ``bytes``: ``bytearray`` and ``memoryview`` are copied; anything else (``str`` above all)
+    is the caller's mistake: ``TypeError("feed() takes bytes, got str")``. Every byte-fed ``feed()`` calls
+    this before it changes any state, so the same mistake gets the same message on every read."""
+    if isinstance(chunk, bytes):
+        return chunk
+    if isinstance(chunk, (bytearray, memoryview)):
+        return bytes(chunk)
+    raise TypeError(f"feed() takes bytes, got {type(chunk).__name__}")
+
+
 class IncrementalUTF8Decoder:
     """Decode UTF-8 piece by piece, holding the bytes of an unfinished character between pieces.
 
@@ -65,6 +76,8 @@ class IncrementalUTF8Decoder:
 
     def feed(self, data: bytes) -> str:
         """Decode ``data`` together with any held bytes; return the characters now complete."""
+        if data.__class__ is not bytes:
+            data = as_bytes(data)
         if self._done:
             raise ParserStateError("decoder already closed or failed", offset=self._bytes_in)
         held = self._held

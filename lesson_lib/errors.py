@@ -40,11 +40,16 @@ class BoundaryError(Exception):
         self.event_index = event_index
         self.char_index = char_index
         self.outputs: list[object] = []
+        #: ``False`` when ``offset`` is only the end of the read in which the problem was detected (set by
+        #: whoever filled the offset in, e.g. ``consume`` for an error found in a whole event).
+        self.offset_exact = True
 
     def where(self) -> str:
         """A short human description of the location, e.g. ``at byte offset 17 (line 2)``."""
         parts = []
-        if self.offset is not None:
+        if self.offset is not None and not self.offset_exact:
+            parts.append(f"in the read ending at byte {self.offset}")
+        elif self.offset is not None:
             parts.append(f"at byte offset {self.offset}")
         elif self.char_index is not None:
             parts.append(f"at character {self.char_index}")
@@ -77,6 +82,7 @@ class StreamDecodeError(UnicodeDecodeError, BoundaryError):
         self.event_index = None
         self.char_index = None
         self.outputs: list[object] = []
+        self.offset_exact = True
         #: The text the failing feed decoded before the bad byte (for the layers above to finish).
         self.text_before = ""
 

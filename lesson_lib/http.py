@@ -18,9 +18,28 @@ job, so this module only opens, reads and closes:
   to send the request again, which starts a new answer (and bills it again, or repeats a tool's side effect).
   So by default it refuses to re-send without an id; ``resend_without_id=True`` shows what happens.
 
-What is raised, and what is an outcome: a failure before the body starts (connection refused, an HTTP error
-status) raises, as httpx does; everything from the first body byte on is the :class:`StreamResult`'s
-outcome (a transport error mid-body is ``truncated``, with the exception's name in ``error.kind``).
+What is raised, and what is an outcome: a bad argument (an unknown contract, a bad option or limit) raises
+``ValueError``/``TypeError`` before any request is sent (against a real API a request is billed); a failure
+before the body starts (connection refused, an HTTP error status, a compressed body) raises, as httpx does;
+everything from the first body byte on is the :class:`StreamResult`'s outcome (a transport error mid-body is
+``truncated``, with the exception's name in ``error.kind``).
+
+Compression. httpx asks for ``Accept-Encoding: gzip, deflate`` by default and decodes in ``iter_bytes()``;
+this module reads ``iter_raw()``, so it asks for ``Accept-Encoding: identity`` instead (unless the caller
+sets the header), and if a server compresses anyway it raises :class:`ContentEncodingError`, naming the
+``Content-Encoding``, before reading the body. Decoding gzip here was the alternative, rejected because:
+
+* every offset ``lesson_lib`` reports (an invalid byte, a limit, a drop) is an offset in the body as it
+  crossed the wire, and each read's size is the transport's; under compression both would describe a
+  decompressed stream nobody can see on the wire, and a compressed read can decode to zero bytes or to
+  many, a boundary below the character one that the lessons would then have to hide or teach first;
+* a compressor holds output until its block fills unless the server flushes it per event, so a compressing
+  server or proxy risks the "buffering proxy" failure of an event stream (nothing arrives, then much at
+  once): better found and switched off than absorbed.
+
+``identity`` is the token for "no content coding"; a request that lists no other coding makes every other
+one unacceptable, and the server then SHOULD send the content without a coding (RFC 9110, section 12.5.3).
+A server or proxy that compresses anyway is named in the error.
 """
 
 from __future__ import annotations
@@ -28,27 +47,70 @@ from __future__ import annotations
 import functools
 import ssl
 import time
-from collections.abc import Callable, Generator, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import httpx
 
-from .completion import Outcome, StreamResult, consume, stream_updates
+from .completion import Outcome, StreamResult, check_options, consume, stream_updates
 from .contracts import Signal
 from .errors import BoundaryError, TruncatedCharacterError
+from .options import check_int, check_number
 from .replay import encode_events
 from .sse import Event, SSEParser
 
 __all__ = [
+    "ContentEncodingError",
     "HTTPReads",
     "ResumeAttempt",
     "Resumed",
     "open_reads",
+    "read_events",
     "resume_sse",
     "stream_http",
     "stream_http_updates",
 ]
+
+
+#: The longest ``timeout`` (seconds) a request accepts: per connect and per read, not for the whole stream.
+MAX_TIMEOUT = 3600.0
+
+
+class ContentEncodingError(httpx.DecodingError):
+    """The server compressed the body (``Content-Encoding``) although ``identity`` was asked for.
+
+    ``content_encoding`` is the header's value. Raised by :func:`open_reads` after closing the response,
+    before any body byte is read (see the module docstring for why the body is not decompressed).
+    """
+
+    def __init__(self, content_encoding: str, *, request: httpx.Request | None = None) -> None:
+        super().__init__(
+            f"the response has Content-Encoding: {content_encoding}; lesson_lib reads the body as sent "
+            "(iter_raw) and asked for Accept-Encoding: identity, so it does not decompress it: have the "
+            "server or proxy send this stream uncompressed",
+            request=request,
+        )
+        self.content_encoding = content_encoding
+
+
+def _check_request(
+    url: object, method: object, headers: object, client: object, timeout: object
+) -> dict[str, str | bytes]:
+    """Check the request arguments (no I/O); return the headers to send, ``Accept-Encoding`` included."""
+    if not isinstance(url, (str, httpx.URL)):
+        raise TypeError(f"url must be a str, got {type(url).__name__}")
+    if not isinstance(method, str) or not method:
+        raise ValueError(f"method must be a non-empty str, got {method!r}")
+    if headers is not None and not isinstance(headers, Mapping):
+        raise TypeError(f"headers must be a mapping, got {type(headers).__name__}")
+    if client is not None and not isinstance(client, httpx.Client):
+        raise TypeError(f"client must be an httpx.Client, got {type(client).__name__}")
+    check_number("timeout", timeout, minimum=0, maximum=MAX_TIMEOUT, low_open=True)
+    sent: dict[str, str | bytes] = dict(headers or {})
+    if not any(name.lower() == "accept-encoding" for name in sent):
+        sent["Accept-Encoding"] = "identity"  # the body is read raw: ask for it uncompressed
+    return sent
 
 
 @functools.cache
@@ -112,15 +174,18 @@ def open_reads(
 ) -> HTTPReads:
     """Send the request and return the response body as :class:`HTTPReads`, not read yet.
 
-    ``timeout`` (seconds) bounds connecting and every single read, so a stalled stream cannot hang the
-    caller. Raises ``httpx.HTTPStatusError`` for a non-2xx status (after closing the response) and httpx's
-    own errors for a failed connection.
+    ``timeout`` (seconds, above 0 and at most :data:`MAX_TIMEOUT`) bounds connecting and every single read,
+    so a stalled stream cannot hang the caller. The request asks for ``Accept-Encoding: identity`` unless
+    ``headers`` set that header. Bad arguments raise ``ValueError``/``TypeError`` before any I/O. Raises
+    ``httpx.HTTPStatusError`` for a non-2xx status and :class:`ContentEncodingError` for a compressed body
+    (after closing the response), and httpx's own errors for a failed connection.
     """
+    sent = _check_request(url, method, headers, client, timeout)
     own = httpx.Client(timeout=timeout, trust_env=False, verify=_ssl_context()) if client is None else None
     http = own if own is not None else client
     assert http is not None
     try:
-        request = http.build_request(method, url, json=json, headers=dict(headers or {}))
+        request = http.build_request(method, url, json=json, headers=sent)
         response = http.send(request, stream=True)
     except BaseException:
         if own is not None:
@@ -130,6 +195,10 @@ def open_reads(
     if not response.is_success:
         reads.close()
         response.raise_for_status()
+    encoding = response.headers.get("Content-Encoding", "identity").strip()
+    if encoding.lower() not in ("", "identity"):
+        reads.close()
+        raise ContentEncodingError(encoding, request=request)
     return reads
 
 
@@ -147,8 +216,10 @@ def stream_http(
     """Read one streamed response through every layer: ``consume(open_reads(...), contract)``.
 
     ``consume_options`` are :func:`~lesson_lib.completion.consume`'s (``cancel``, ``errors``, limits...).
-    The response is closed before this returns, whatever the outcome.
+    The contract and every option are checked before the request is sent. The response is closed before
+    this returns, whatever the outcome.
     """
+    check_options(contract, **consume_options)  # before open_reads, which checks the rest, sends anything
     reads = open_reads(url, method=method, json=json, headers=headers, client=client, timeout=timeout)
     return consume(reads, contract, **consume_options)
 
@@ -166,9 +237,25 @@ def stream_http_updates(
 ) -> Generator[Signal | StreamResult, None, None]:
     """:func:`~lesson_lib.completion.stream_updates` over a real response: live signals, the result last.
 
-    The request is sent when the generator is first advanced. Closing the generator early (``break``
-    inside ``with contextlib.closing(...)``, or dropping it) closes the response.
+    The contract and every option are checked here, at the call, before any I/O; the request is sent when
+    the generator is first advanced. Closing the generator early (``break`` inside
+    ``with contextlib.closing(...)``, or dropping it) closes the response.
     """
+    check_options(contract, **update_options)
+    _check_request(url, method, headers, client, timeout)
+    return _updates(url, contract, method, json, headers, client, timeout, update_options)
+
+
+def _updates(
+    url: str,
+    contract: str,
+    method: str,
+    json: Any,
+    headers: Mapping[str, str | bytes] | None,
+    client: httpx.Client | None,
+    timeout: float,
+    update_options: dict[str, Any],
+) -> Generator[Signal | StreamResult, None, None]:
     reads = open_reads(url, method=method, json=json, headers=headers, client=client, timeout=timeout)
     yield from stream_updates(reads, contract, **update_options)
 
@@ -199,9 +286,14 @@ class ResumeAttempt:
 class Resumed:
     """What :func:`resume_sse` put together from one or more connections.
 
-    ``events`` are the complete events of every attempt, in order (a partial event at a drop is discarded,
-    as the spec says); ``body`` is them written back as one event stream, and ``result`` is
+    ``events`` are the complete events of the answer, in order (a partial event at a drop is discarded, as
+    the spec says); ``body`` is them written back as one event stream, and ``result`` is
     ``consume(body, contract)`` when a contract was given. ``stopped`` says why the reader stopped.
+
+    ``discarded_events`` counts the events of earlier attempts that were dropped because a request was
+    re-sent without ``Last-Event-ID`` (``resend_without_id=True``): a re-sent request starts a new answer,
+    so ``events`` and ``result`` hold the newest answer alone, never two answers stitched together. More
+    than 0 means the service was asked (and billed) for the answer more than once.
     """
 
     events: list[Event]
@@ -210,6 +302,7 @@ class Resumed:
     retry: int | None
     stopped: str
     result: StreamResult | None
+    discarded_events: int = 0
 
     @property
     def body(self) -> bytes:
@@ -238,32 +331,56 @@ def resume_sse(
     ``consume`` of the events so far is no longer ``truncated``; without one, at an end of body that falls at
     an event boundary. It also stops at invalid UTF-8 or a limit (reconnecting would not repair those), and,
     unless ``resend_without_id``, when no event ID arrived: then the only retry is the same request again.
+    With ``resend_without_id`` that request is sent again, and once it is answered the events of the earlier
+    attempts are discarded (:attr:`Resumed.discarded_events`): it is a new answer, not the rest of the old.
 
     Each connection has its own :class:`SSEParser`, started from the last event ID string so far, as a
     browser's ``EventSource`` keeps it across connections: an event on a resumed connection carries the id
-    it was resumed from until that connection sends another.
+    it was resumed from until that connection sends another. The events a connection completed before an
+    error in the same read are kept, whatever the cuts.
+
+    Every argument is checked before the first request: ``contract`` (a known name or ``None``),
+    ``max_attempts`` (1 to 100), ``retry_ms`` (an int >= 0), ``max_wait`` (0 to 3600 s), ``timeout``.
     """
-    if max_attempts < 1:
-        raise ValueError(f"max_attempts must be at least 1, got {max_attempts}")
+    if contract is not None:
+        check_options(contract)
+    check_int("max_attempts", max_attempts, minimum=1, maximum=100)
+    check_int("retry_ms", retry_ms, minimum=0)
+    check_number("max_wait", max_wait, minimum=0, maximum=MAX_TIMEOUT)
+    if not isinstance(resend_without_id, bool):
+        raise TypeError(f"resend_without_id must be a bool, got {type(resend_without_id).__name__}")
+    if not callable(sleep):
+        raise TypeError("sleep must be callable (seconds -> None)")
+    _check_request(url, method, headers, client, timeout)
     events: list[Event] = []
     attempts: list[ResumeAttempt] = []
-    last_id, retry, stopped = "", None, "max_attempts"
+    last_id, retry, stopped, discarded = "", None, "max_attempts", 0
     for number in range(max_attempts):
+        resend = number > 0 and not last_id
         if number:
-            if not last_id and not resend_without_id:
+            if resend and not resend_without_id:
                 stopped = "no event ID to resume from"
                 break
             sleep(min((retry if retry is not None else retry_ms) / 1000, max_wait))
         sent: dict[str, str | bytes] = dict(headers or {})
         if last_id:
             sent["Last-Event-ID"] = last_id.encode("utf-8")
-        attempt = _read_once(url, method, json, sent, client, timeout, events)
+        # A re-sent request starts a new answer: its events go into a list of their own.
+        target: list[Event] = [] if resend else events
+        attempt, answered = _read_once(url, method, json, sent, client, timeout, target)
+        if resend and answered:  # the new answer replaces the old one; a refused resend changes nothing
+            discarded += len(events)
+            events = target
         attempts.append(attempt)
-        if attempt.ended.startswith("HTTP ") or attempt.ended in ("StreamDecodeError", "LimitExceededError"):
+        last_id = attempt.last_event_id  # (an attempt that was refused keeps the id it sent)
+        retry = attempt.retry if attempt.retry is not None else retry
+        if attempt.ended.startswith("HTTP ") or attempt.ended in (
+            "StreamDecodeError",
+            "LimitExceededError",
+            "ContentEncodingError",
+        ):
             stopped = f"{attempt.ended}: a new connection cannot repair it"
             break
-        last_id = attempt.last_event_id
-        retry = attempt.retry if attempt.retry is not None else retry
         if contract is not None:
             outcome = consume([encode_events(events)], contract).outcome
             if outcome is not Outcome.TRUNCATED:
@@ -273,29 +390,19 @@ def resume_sse(
             stopped = "end of body"
             break
     result = consume([encode_events(events)], contract) if contract is not None else None
-    return Resumed(events, attempts, last_id, retry, stopped, result)
+    return Resumed(events, attempts, last_id, retry, stopped, result, discarded)
 
 
-def _read_once(
-    url: str,
-    method: str,
-    json: Any,
-    headers: dict[str, str | bytes],
-    client: httpx.Client | None,
-    timeout: float,
-    events: list[Event],
-) -> ResumeAttempt:
-    """One connection of :func:`resume_sse`: append its complete events to ``events``, say how it ended."""
-    sent = headers.get("Last-Event-ID")
-    sent_id = sent.decode("utf-8") if isinstance(sent, bytes) else sent
-    parser, before, ended, cut = SSEParser(last_event_id=sent_id or ""), len(events), "end of body", None
-    try:
-        reads = open_reads(url, method=method, json=json, headers=headers, client=client, timeout=timeout)
-    except httpx.HTTPStatusError as exc:
-        status = f"HTTP {exc.response.status_code}"
-        return ResumeAttempt(sent_id, 0, 0, status, None, parser.last_event_id, None)
-    except httpx.TransportError as exc:  # could not connect: an attempt with nothing in it
-        return ResumeAttempt(sent_id, 0, 0, type(exc).__name__, None, parser.last_event_id, None)
+def read_events(reads: Iterable[bytes], parser: SSEParser, events: list[Event]) -> tuple[str, str | None]:
+    """Feed ``reads`` to ``parser`` and close it, appending every complete event to ``events``.
+
+    Sans-IO (any iterable of reads), so it is tested in every chunking. Returns ``(ended, cut_inside)``:
+    ``ended`` is ``"end of body"``, the name of a transport error that cut the body, or the name of the
+    parser's error (invalid UTF-8, a limit); ``cut_inside`` is the unit the end fell in, or ``None``. The
+    events a read completed before an error in that same read are kept (the error's ``outputs``), so the
+    events are the same however the bytes were cut.
+    """
+    ended, cut = "end of body", None
     try:
         try:
             for chunk in reads:
@@ -308,9 +415,39 @@ def _read_once(
         except TruncatedCharacterError:
             cut = "character"
     except BoundaryError as exc:  # invalid UTF-8 or a limit
+        events.extend(e for e in exc.outputs if isinstance(e, Event))
         ended = type(exc).__name__
+    return ended, cut
+
+
+def _read_once(
+    url: str,
+    method: str,
+    json: Any,
+    headers: dict[str, str | bytes],
+    client: httpx.Client | None,
+    timeout: float,
+    events: list[Event],
+) -> tuple[ResumeAttempt, bool]:
+    """One connection of :func:`resume_sse`: append its complete events to ``events``, say how it ended,
+    and whether the server answered (a 2xx response whose body could be read)."""
+    sent = headers.get("Last-Event-ID")
+    sent_id = sent.decode("utf-8") if isinstance(sent, bytes) else sent
+    parser, before = SSEParser(last_event_id=sent_id or ""), len(events)
+    try:
+        reads = open_reads(url, method=method, json=json, headers=headers, client=client, timeout=timeout)
+    except httpx.HTTPStatusError as exc:
+        status = f"HTTP {exc.response.status_code}"
+        return ResumeAttempt(sent_id, 0, 0, status, None, parser.last_event_id, None), False
+    except ContentEncodingError:
+        return ResumeAttempt(sent_id, 0, 0, "ContentEncodingError", None, parser.last_event_id, None), False
+    except httpx.TransportError as exc:  # could not connect: an attempt with nothing in it
+        return ResumeAttempt(sent_id, 0, 0, type(exc).__name__, None, parser.last_event_id, None), False
+    try:
+        ended, cut = read_events(reads, parser, events)
     finally:
         reads.close()
-    return ResumeAttempt(
+    attempt = ResumeAttempt(
         sent_id, len(events) - before, sum(reads.sizes), ended, cut, parser.last_event_id, parser.retry
     )
+    return attempt, True

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from .errors import IncompleteStreamError, LimitExceededError, ParserStateError
+from .options import check_int
 
 #: Default bound on one line, in characters. Larger than any event a service documented in 2026 sends
 #: on one line; set ``max_line_chars`` to raise or lower it, or ``None`` to lift it for trusted input.
@@ -56,8 +57,7 @@ class LineSplitter:
     def __init__(self, endings: str = "any", max_line_chars: int | None = DEFAULT_MAX_LINE_CHARS) -> None:
         if endings not in ENDINGS:
             raise ValueError(f"endings must be one of {ENDINGS}, got {endings!r}")
-        if max_line_chars is not None and max_line_chars < 1:
-            raise ValueError(f"max_line_chars must be positive or None, got {max_line_chars}")
+        check_int("max_line_chars", max_line_chars, minimum=1, none=True)
         self._endings = endings
         self._max = max_line_chars
         self._parts: list[str] = []
@@ -96,6 +96,8 @@ class LineSplitter:
     # -- the two verbs ------------------------------------------------------------------------------
     def feed(self, text: str) -> list[str]:
         """Add ``text``; return the lines it completed, in order, without their line endings."""
+        if text.__class__ is not str and not isinstance(text, str):  # a str subclass is text too
+            raise TypeError(f"feed() takes str, got {type(text).__name__}")
         if self._closed:
             raise ParserStateError("line splitter already closed", char_index=self._chars_in)
         if not text:

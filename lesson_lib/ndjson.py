@@ -29,7 +29,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from .decoding import IncrementalUTF8Decoder, replace_escapes, utf8_length
+from .decoding import IncrementalUTF8Decoder, as_bytes, replace_escapes, utf8_length
 from .errors import (
     BoundaryError,
     FramingError,
@@ -40,6 +40,7 @@ from .errors import (
 )
 from .lines import DEFAULT_MAX_LINE_CHARS as _LINE_LAYER_DEFAULT
 from .lines import LineSplitter
+from .options import check_int
 
 __all__ = [
     "DEFAULT_MAX_ELEMENT_CHARS",
@@ -67,8 +68,7 @@ def _check_errors_mode(errors: str) -> None:
 
 
 def _check_limit(name: str, value: int | None) -> None:
-    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
-        raise ValueError(f"{name} must be a positive int or None, got {value!r}")
+    check_int(name, value, minimum=1, none=True)
 
 
 class _JSONTextParser:
@@ -112,6 +112,8 @@ class _JSONTextParser:
 
     def feed(self, chunk: bytes) -> list[Any]:
         """Parse one read of any size (0 bytes included); return the values it completed, in order."""
+        if chunk.__class__ is not bytes:
+            chunk = as_bytes(chunk)  # "feed() takes bytes, got str", before any state changes
         if self._state != "open":
             raise ParserStateError(f"parser is {self._state}", offset=self._decoder.bytes_in)
         out: list[Any] = []
@@ -132,6 +134,9 @@ class _JSONTextParser:
             self._state = "failed"
             exc.outputs = out
             raise
+        except BaseException:  # whatever escaped, the state may be half-updated: refuse further input
+            self._state = "failed"
+            raise
 
     def close(self) -> list[Any]:
         """End of input. Never parses a unit that did not end; see the subclass for what raises."""
@@ -150,6 +155,9 @@ class _JSONTextParser:
         except BoundaryError as exc:
             self._state = "failed"
             exc.outputs = out
+            raise
+        except BaseException:
+            self._state = "failed"
             raise
         self._state = "closed"
         return out

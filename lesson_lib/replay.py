@@ -38,12 +38,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from .chunking import split_at
+from .options import check_int, check_number
 from .sse import Event, SSEParser
 
 __all__ = ["HEARTBEAT", "ReplayRequest", "ReplayServer", "encode_events"]
 
 #: What a heartbeat writes: an SSE comment line and a blank line.
 HEARTBEAT = b": ping\n\n"
+
+#: The longest pause between two pieces, in seconds: a lesson's slow stream, not a hung thread.
+MAX_DELAY = 60.0
 
 
 def encode_events(events: Iterable[Event]) -> bytes:
@@ -218,17 +222,21 @@ class ReplayServer:
             loopback = False
         if not loopback:
             raise ValueError(f"ReplayServer binds only an IPv4 loopback address (127.0.0.1), not {host!r}")
-        if delay < 0 or (heartbeat_every is not None and heartbeat_every < 1):
-            raise ValueError("delay must be >= 0 and heartbeat_every >= 1")
-        if drop_after is not None and drop_after < 0:
-            raise ValueError(f"drop_after must be >= 0, got {drop_after}")
-        if not 0 < max_lifetime <= 3600 or not 0 < idle_timeout <= 600 or max_requests < 1:
-            raise ValueError("max_lifetime (<= 3600 s), idle_timeout (<= 600 s), max_requests: positive")
+        check_number("delay", delay, minimum=0, maximum=MAX_DELAY)
+        check_int("heartbeat_every", heartbeat_every, minimum=1, none=True)
+        check_int("drop_after", drop_after, minimum=0, none=True)
+        check_int("drop_count", drop_count, minimum=0, none=True)
+        check_number("max_lifetime", max_lifetime, minimum=0, maximum=3600, low_open=True)
+        check_number("idle_timeout", idle_timeout, minimum=0, maximum=600, low_open=True)
+        check_int("max_requests", max_requests, minimum=1)
+        if not isinstance(body, (bytes, bytearray, memoryview)):
+            raise TypeError(f"body must be bytes, got {type(body).__name__}")
         if heartbeat_every is not None and "text/event-stream" not in content_type:
             raise ValueError("heartbeats are SSE comments: they need a text/event-stream body")
         self.body = bytes(body)
+        cuts = list(cuts)
+        split_at(self.body, cuts)  # validates every cut (an int in 0 < cut < len(body)) by name
         self.cuts = sorted(set(cuts))
-        split_at(self.body, self.cuts)  # validates the cuts
         self.delay = delay
         self.heartbeat_every = heartbeat_every
         self.drop_after = drop_after

@@ -23,7 +23,9 @@ Spec points this module implements, all tested in every chunking:
 * ``data`` lines are joined with LF; ``event`` sets the type, reset after every dispatch;
 * ``id`` sets the last event ID buffer unless the value contains U+0000; it persists across events and
   becomes the "last event ID string" at every dispatch, even of an event with no data;
-* ``retry`` sets the reconnection time only if the value is all ASCII digits;
+* ``retry`` sets the reconnection time only if the value is all ASCII digits; the value is read exactly up
+  to :data:`MAX_RETRY_MS` and clamped to it above (a field of 5,000 digits must not raise: Python's
+  ``int()`` refuses more than 4,300 digits, and no reconnection waits 31 million years);
 * a blank line with an empty data buffer dispatches nothing;
 * unknown fields are ignored; field names are case-sensitive.
 """
@@ -36,13 +38,34 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import repeat
 
-from .decoding import IncrementalUTF8Decoder, incomplete_tail_length, replace_escapes, utf8_length
+from .decoding import (
+    IncrementalUTF8Decoder,
+    as_bytes,
+    incomplete_tail_length,
+    replace_escapes,
+    utf8_length,
+)
 from .errors import BoundaryError, LimitExceededError, ParserStateError, StreamDecodeError
 from .lines import _ANY_ENDING, DEFAULT_MAX_LINE_CHARS, LineSplitter
+from .options import check_int
 from .sse_runs import EventRun, find_event_run
 
 #: Default bound on one event's data, in characters (the data lines plus their joining LFs).
 DEFAULT_MAX_EVENT_CHARS = 16 * 1024 * 1024
+
+#: The largest reconnection time :attr:`SSEParser.retry` reports, in milliseconds (about 31.7 million
+#: years): a ``retry`` value of more significant digits is clamped to it, never converted with ``int()``.
+MAX_RETRY_MS = 10**18 - 1
+_RETRY_DIGITS = len(str(MAX_RETRY_MS))
+
+
+def _retry_ms(digits: str) -> int:
+    """The reconnection time a ``retry`` value of ASCII digits sets, bounded by :data:`MAX_RETRY_MS`."""
+    if len(digits) > _RETRY_DIGITS:
+        digits = digits.lstrip("0")
+        if len(digits) > _RETRY_DIGITS:
+            return MAX_RETRY_MS
+    return int(digits) if digits else 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,8 +116,15 @@ class SSEParser:
     raises :class:`LimitExceededError` with the byte offset and drops nothing. ``None`` lifts a bound.
 
     Guarantees: the same events, ``last_event_id`` and ``retry`` for every chunking of the same bytes;
-    cost linear in the bytes; memory bounded by the limits. After an error or ``close()`` the parser
-    refuses input (:class:`ParserStateError`).
+    cost linear in the bytes; memory bounded by the limits. Nothing the bytes contain raises anything but a
+    :class:`BoundaryError`. After an error or ``close()`` the parser refuses input
+    (:class:`ParserStateError`); any exception escaping ``feed()`` or ``close()`` leaves it failed, never
+    open with half-updated state. A read that is not bytes (``feed("text")``) raises ``TypeError`` before
+    anything changes, every time.
+
+    In ``errors="replace"`` mode every public view (events, comments, :attr:`pending_line`,
+    :attr:`pending_data`, :attr:`pending_event_type`, :attr:`pending_id`, :meth:`snapshot`) shows invalid
+    bytes as U+FFFD.
     """
 
     def __init__(
@@ -107,8 +137,10 @@ class SSEParser:
     ) -> None:
         if errors not in ("strict", "replace"):
             raise ValueError(f"errors must be 'strict' or 'replace', got {errors!r}")
-        if max_event_chars is not None and max_event_chars < 1:
-            raise ValueError(f"max_event_chars must be positive or None, got {max_event_chars}")
+        check_int("max_line_chars", max_line_chars, minimum=1, none=True)
+        check_int("max_event_chars", max_event_chars, minimum=1, none=True)
+        if not isinstance(last_event_id, str):
+            raise TypeError(f"last_event_id must be a str, got {type(last_event_id).__name__}")
         self._errors = errors
         self._replace = errors == "replace"
         self._strict = not self._replace
@@ -217,7 +249,7 @@ class SSEParser:
     @property
     def pending_event_type(self) -> str:
         """Event layer: the event type buffer (empty means ``message``)."""
-        return self._event_type
+        return replace_escapes(self._event_type) if self._replace else self._event_type
 
     @property
     def pending_id(self) -> str:
@@ -253,8 +285,8 @@ class SSEParser:
             "after_cr": self.after_cr,
             "lines": self.lines_in,
             "pending_data": self.pending_data,
-            "pending_event_type": self._event_type,
-            "pending_id": self._id_buffer,
+            "pending_event_type": self.pending_event_type,
+            "pending_id": self.pending_id,
             "has_pending_event": self._fields_pending,
             "events": self._events_out,
             "last_event_id": self._last_event_id,
@@ -264,18 +296,31 @@ class SSEParser:
     # -- the two verbs ---------------------------------------------------------------------------------
     def feed(self, chunk: bytes) -> list[Event | Comment]:
         """Parse one read of any size (0 bytes included); return the events it completed, in order."""
-        if self._fast:
-            if 10 not in chunk and 13 not in chunk:  # no LF, no CR: nothing can complete here,
-                raw = self._raw
-                raw += chunk  # so only remember it (the bytearray grows in place)
-                if len(raw) <= self._raw_room:
-                    return []
-                del raw[len(raw) - len(chunk) :]  # the line limit might be crossed: the layers decide
-            elif self._strict:
-                out = self._feed_lines(chunk)
-                if out is not None:
-                    return out
-        return self._feed_now(chunk)
+        if chunk.__class__ is not bytes:
+            chunk = as_bytes(chunk)
+        try:
+            if self._fast:
+                if 10 not in chunk and 13 not in chunk:  # no LF, no CR: nothing can complete here,
+                    raw = self._raw
+                    raw += chunk  # so only remember it (the bytearray grows in place)
+                    if len(raw) <= self._raw_room:
+                        return []
+                    del raw[len(raw) - len(chunk) :]  # the line limit might be crossed: the layers decide
+                elif self._strict:
+                    out = self._feed_lines(chunk)
+                    if out is not None:
+                        return out
+            return self._feed_now(chunk)
+        except ParserStateError:  # refused: the parser was already closed or failed
+            raise
+        except BaseException:
+            self._fail()
+            raise
+
+    def _fail(self) -> None:
+        """Whatever escaped, the parser's state may be half-updated: refuse all further input."""
+        self._state = "failed"
+        self._fast = False
 
     def _feed_lines(self, chunk: bytes) -> list[Event | Comment] | None:
         """A read that ends lines, strict mode: decode, split and interpret in one pass, no layer calls.
@@ -427,6 +472,15 @@ class SSEParser:
         Records in :attr:`ended_mid` what was cut. Strict mode raises
         :class:`TruncatedCharacterError` if the stream ended mid-character.
         """
+        try:
+            return self._close()
+        except ParserStateError:
+            raise
+        except BaseException:
+            self._fail()
+            raise
+
+    def _close(self) -> list[Event | Comment]:
         if self._raw:
             self._feed_now(b"")  # decode what was only remembered; may raise, as feed() would have
         if self._state != "open":
@@ -538,7 +592,7 @@ class SSEParser:
                         if "\x00" not in value:
                             id_buffer = replace_escapes(value) if replace else value
                     elif name == "retry" and value.isascii() and value.isdigit():
-                        self._retry = int(value)
+                        self._retry = _retry_ms(value)
                     continue
             pending = True
             data.append(value)

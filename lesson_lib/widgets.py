@@ -26,6 +26,7 @@ import ipywidgets as W
 from . import captures, viz
 from .chunking import split_at
 from .decoding import decode_each_chunk, incremental_decode
+from .options import check_int
 
 __all__ = [
     "CompletionExplorer",
@@ -172,10 +173,10 @@ class CutControls(W.VBox):
         self._set(cuts)
 
     def _set(self, cuts: Iterable[int] | str, notify: bool = True) -> None:
-        cuts = parse_cuts(cuts) if isinstance(cuts, str) else sorted(set(cuts))
+        cuts = parse_cuts(cuts) if isinstance(cuts, str) else list(cuts)
         for cut in cuts:
-            if not 0 < cut < self.length:
-                raise ValueError(f"cut {cut} is outside 0 < cut < {self.length}")
+            check_int(f"cut {cut!r}", cut, minimum=1, maximum=self.length - 1)
+        cuts = sorted(set(cuts))
         self._quiet = True
         try:
             if len(cuts) != len(self.sliders):
@@ -459,8 +460,7 @@ class _ReadsExplorer(_Explorer):
 
     @step.setter
     def step(self, value: int) -> None:
-        if not 1 <= value <= len(self.rows):
-            raise ValueError(f"step must be between 1 and {len(self.rows)}, got {value}")
+        check_int("step", value, minimum=1, maximum=len(self.rows))
         self.step_slider.value = value
 
     @property
@@ -480,8 +480,7 @@ class _ReadsExplorer(_Explorer):
         self._picture = viz.LayersPicture(self.rows, self.columns)
         if step is None:
             step = min(self.step_slider.value, len(self.rows)) if hasattr(self, "_shown") else len(self.rows)
-        if not 1 <= step <= len(self.rows):
-            raise ValueError(f"step must be between 1 and {len(self.rows)}, got {step}")
+        check_int("step", step, minimum=1, maximum=len(self.rows))
         self._shown = True
         self._moving = True  # one redraw below, not one more from the slider's own notification
         try:
@@ -785,8 +784,7 @@ class CompletionExplorer(_Explorer):
         self.entry = captures.load(name)
         self.body = self.entry.body
         cutoff = len(self.body) if cutoff is None else cutoff
-        if not 0 <= cutoff <= len(self.body):
-            raise ValueError(f"cutoff must be between 0 and {len(self.body)}, got {cutoff}")
+        check_int("cutoff", cutoff, minimum=0, maximum=len(self.body))
         self._quiet = True
         try:
             self.picker.value = name
@@ -807,8 +805,7 @@ class CompletionExplorer(_Explorer):
 
     @cutoff.setter
     def cutoff(self, value: int) -> None:
-        if not 0 <= value <= len(self.body):
-            raise ValueError(f"cutoff must be between 0 and {len(self.body)}, got {value}")
+        check_int("cutoff", value, minimum=0, maximum=len(self.body))
         self.cutoff_slider.value = value
 
     @staticmethod

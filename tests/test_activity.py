@@ -118,3 +118,9 @@ def test_default_clock_is_real_and_monotonic():
     dog = Watchdog()
     assert dog.check() is None
     assert all(v >= 0 for v in dog.idle().values())
+
+
+@pytest.mark.parametrize("bad", [0, -1, float("nan"), float("inf"), True, "30", 1e10])
+def test_idle_limits_are_finite_positive_numbers(bad):
+    with pytest.raises(ValueError, match=r"^byte_idle must be a number > 0 and <= 604800 seconds, or None"):
+        Watchdog(byte_idle=bad)

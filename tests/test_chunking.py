@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -54,3 +56,15 @@ def test_split_at_and_cuts_of_are_inverse(data, cuts):
     pieces = split_at(data, cuts)
     assert b"".join(pieces) == data
     assert cuts_of(pieces) == sorted(set(cuts))
+
+
+def test_cuts_and_sizes_are_ints_in_range():
+    data = "你好 café 🙂".encode()
+    for bad in (1.5, 2.0, "3", True, None):
+        with pytest.raises(ValueError, match=rf"^cut {re.escape(repr(bad))} must be an int >= 1 and <= 16"):
+            split_at(data, [bad])
+    for size in (0, 1.5, True):
+        with pytest.raises(ValueError, match=r"^size must be an int >= 1"):
+            fixed_size_chunks(data, size)
+    with pytest.raises(ValueError, match=r"^max_cuts must be an int >= 0, or None; got -1$"):
+        random_cuts(len(data), seed=1, max_cuts=-1)

@@ -690,3 +690,121 @@ def test_incomplete_streams_carry_end_verified_too():
     assert consume([chat("café", finish="length")], "openai-chat").end_verified
     cut = consume([chat("café", done=False)], "openai-chat")
     assert cut.outcome is Outcome.TRUNCATED and not cut.end_verified
+
+
+# --- hardening: options, off-by-ones, and what survived mutation --------------------------------------------
+
+
+@pytest.mark.parametrize("contract", sorted(CONTRACTS))
+@pytest.mark.parametrize(
+    ("option", "bad"),
+    [
+        ("max_events", 0),
+        ("max_events", -1),
+        ("max_events", True),
+        ("max_bytes_without_progress", -1),
+        ("max_bytes_without_progress", 2.5),
+        ("max_line_chars", "100"),
+        ("max_event_chars", 0.5),
+        ("max_element_chars", False),
+    ],
+)
+def test_every_limit_is_checked_whatever_the_framing_uses(contract, option, bad):
+    source = CountingSource([chat("你好")])
+    with pytest.raises(ValueError, match=rf"^{option} must be an int >= 1, or None; got "):
+        consume(source, contract, **{option: bad})
+    assert source.reads == 0 and source.closes == 1
+
+
+def test_max_events_allows_exactly_that_many_events():
+    body = chat("你好", "café", "🙂")  # 3 deltas, the finish, [DONE]: 5 events
+    assert consume(one_byte_chunks(body), "openai-chat", max_events=5).outcome is Outcome.COMPLETED
+    result = consume([body], "openai-chat", max_events=4)
+    assert result.outcome is Outcome.LIMIT_EXCEEDED and result.error.event_index == 4
+    # Comments (heartbeats) are not events.
+    pinged = sse(": ping\n\n" * 3) + body
+    assert consume([pinged], "openai-chat", max_events=5).outcome is Outcome.COMPLETED
+
+
+def test_the_stall_check_allows_exactly_the_bound():
+    first = chat("你好", finish=None, done=False)  # progress, in its own read
+    ping = b": " + b"p" * 6 + b"\n\n"  # 10 bytes without progress
+    rest = chat(finish="stop")
+    for pings, outcome in ((3, Outcome.COMPLETED), (4, Outcome.LIMIT_EXCEEDED)):
+        result = consume([first, ping * pings, rest], "openai-chat", max_bytes_without_progress=30 + 5)
+        assert result.outcome is outcome, pings
+    exact = consume([first, ping * 3, rest], "openai-chat", max_bytes_without_progress=30)
+    assert exact.outcome is Outcome.COMPLETED  # 30 bytes since progress, bound 30: not past it
+    over = consume([first, ping * 3 + b":", rest], "openai-chat", max_bytes_without_progress=30)
+    assert over.outcome is Outcome.LIMIT_EXCEEDED and over.error.offset == len(first) + 30
+
+
+def test_terminal_then_an_unfinished_tail_then_a_source_error_is_truncated():
+    body = chat("你好", "完成")  # the [DONE] terminal arrives whole
+    for tail, cut in ((b"data: {\"x", "line"), (b"data: {}\n", "event"), ("é".encode()[:1], "character")):
+        source = CountingSource([body, tail], fail_at=2)
+        result = consume(source, "openai-chat")
+        assert result.outcome is Outcome.TRUNCATED and result.truncated_at == cut, tail
+        assert result.final_text is None and result.error.kind == "ConnectionResetError"
+    # The same error after a clean boundary changes nothing: the terminal's verdict stands.
+    clean = consume(CountingSource([body, b": bye\n\n"], fail_at=2), "openai-chat")
+    assert clean.outcome is Outcome.COMPLETED and clean.final_text == "你好完成"
+
+
+@pytest.mark.parametrize("done", [1, "true", [True], {"x": 1}, 1.0])
+def test_ollama_done_must_be_the_json_true(done):
+    lines = [
+        {"message": {"role": "assistant", "content": "你好 café"}, "done": False},
+        {"message": {"role": "assistant", "content": ""}, "done": done, "done_reason": "stop"},
+    ]
+    body = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines).encode()
+    result = consume([body], "ollama")
+    assert result.outcome is Outcome.TRUNCATED and result.truncated_at == "completion"
+    assert consume([ollama("你好 café")], "ollama").outcome is Outcome.COMPLETED
+
+
+def test_describe_never_prints_an_exact_looking_offset_that_is_only_a_read_end():
+    error_event = data({"error": {"message": "overloaded", "type": "server_error"}})
+    body = chat("你好", finish=None, done=False) + sse(error_event)
+    result = consume([body, b": more\n\n"], "openai-chat")
+    assert result.outcome is Outcome.SERVICE_ERROR and not result.error.offset_exact
+    assert f"in the read ending at byte {len(body)}" in result.describe()
+    assert "at byte offset" not in result.describe()
+    too_many = consume([chat("é", "🙂")], "openai-chat", max_events=2)
+    assert not too_many.error.offset_exact and "in the read ending at byte" in too_many.describe()
+    bad_json = consume([chat("你好") + sse(data("{not json"))], "openai-chat")
+    assert bad_json.outcome is Outcome.COMPLETED  # after the terminal: checked by the framing only
+    broken = consume([sse(data("{not json")) + chat("x")], "openai-chat")
+    assert broken.outcome is Outcome.DECODE_ERROR and not broken.error.offset_exact
+    assert "in the read ending at byte" in broken.describe()
+    # An offset the parser found exactly keeps its wording.
+    decode = consume([chat("你好")[:20] + b"\xff" + chat("x")], "openai-chat")
+    assert decode.error.offset == 20 and decode.error.offset_exact
+    assert "at byte offset 20" in decode.describe()
+
+
+_LONG = st.sampled_from(["9" * 4301, "0" * 4400 + "7", "你" * 3000, "é🙂" * 2000, "x" * 20_000])
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.sampled_from(sorted(CONTRACTS)),
+    st.lists(st.tuples(st.sampled_from(["retry", "data", "id", "event", ":"]), _LONG), max_size=4),
+    st.data(),
+)
+def test_long_fields_never_raise_at_the_default_limits(contract, fields, draw):
+    # The fuzz test above sets tiny limits; this one keeps the defaults and sends long fields, the
+    # class of input that once let int()'s 4,300-digit limit escape as a ValueError.
+    body = sse(*(f"{name}: {value}\n" for name, value in fields), "\n") + chat("完成")
+    result = consume(draw.draw(partitions(body)), contract)
+    assert isinstance(result.outcome, Outcome)
+
+
+def test_parsers_refuse_str_reads_on_every_read():
+    from lesson_lib.ndjson import JSONArrayParser, NDJSONParser
+
+    for parser in (NDJSONParser(), JSONArrayParser(), SSEParser()):
+        for _ in range(2):
+            with pytest.raises(TypeError, match=r"^feed\(\) takes bytes, got str$"):
+                parser.feed('{"a": "你好"}\n')
+            parser.feed(b" ")

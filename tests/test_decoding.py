@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lesson_lib.chunking import one_byte_chunks, split_at, two_piece_splits
@@ -104,6 +104,7 @@ def test_helpers_for_the_pictures():
     assert incomplete_tail_length("你".encode()) == 0
 
 
+@settings(deadline=None)
 @given(st.data(), tricky_text)
 def test_incremental_equals_whole_decode_for_every_chunking(data, text):
     raw = text.encode()
@@ -117,12 +118,14 @@ def test_incremental_equals_whole_decode_for_every_chunking(data, text):
     assert "".join(out) == text
 
 
+@settings(deadline=None)
 @given(st.data(), st.binary(max_size=40), st.sampled_from(["replace", "surrogateescape"]))
 def test_lenient_modes_equal_whole_decode_on_arbitrary_bytes(data, raw, errors):
     pieces = data.draw(partitions(raw))
     assert incremental_decode(pieces, errors) == raw.decode("utf-8", errors)
 
 
+@settings(deadline=None)
 @given(st.data(), st.binary(max_size=40))
 def test_strict_mode_fails_exactly_where_the_whole_decode_fails(data, raw):
     pieces = data.draw(partitions(raw))
@@ -136,6 +139,7 @@ def test_strict_mode_fails_exactly_where_the_whole_decode_fails(data, raw):
         assert incremental_decode(pieces) == expected
 
 
+@settings(deadline=None)
 @given(st.data(), st.binary(max_size=40))
 def test_only_boundary_errors_escape(data, raw):
     decoder = IncrementalUTF8Decoder()

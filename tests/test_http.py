@@ -4,19 +4,32 @@ path (proved by the replay server's connection counts), and what reconnection ca
 from __future__ import annotations
 
 import contextlib
+import http.server
 import json
 import threading
+import zlib
 
 import httpx
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from lesson_lib import Event, Outcome, StreamResult, consume, parse_sse
+from lesson_lib import Event, Outcome, SSEParser, StreamResult, consume, parse_sse
 from lesson_lib.captures import load, manifest
 from lesson_lib.chunking import random_cuts
 from lesson_lib.contracts import TextDelta
 from lesson_lib.decoding import naive_decode
-from lesson_lib.http import HTTPReads, open_reads, resume_sse, stream_http, stream_http_updates
+from lesson_lib.http import (
+    ContentEncodingError,
+    HTTPReads,
+    open_reads,
+    read_events,
+    resume_sse,
+    stream_http,
+    stream_http_updates,
+)
 from lesson_lib.replay import ReplayServer, encode_events
+from tests.strategies import partitions, sse_streams
 
 CONTENT_TYPES = {"sse": "text/event-stream; charset=utf-8", "ndjson": "application/x-ndjson"}
 
@@ -251,19 +264,36 @@ def test_without_ids_there_is_nothing_to_resume_from():
     assert resumed.result.outcome is Outcome.TRUNCATED and capture.text.startswith(resumed.result.text)
 
 
-def test_re_sending_without_ids_repeats_the_request_and_the_text():
+def test_re_sending_without_ids_keeps_the_new_answer_alone():
     capture = load("openai-chat/completed")
     with ReplayServer(capture.body, drop_after=2000, drop_count=1) as server:
         resumed = resume_sse(
             server.url, "openai-chat", method="POST", json={}, resend_without_id=True, sleep=lambda _: None
         )
         assert [r.method for r in server.requests] == ["POST", "POST"]  # the service ran twice
+        assert [r.last_event_id for r in server.requests] == [None, None]
     first = resumed.attempts[0].events
-    prefix = "".join(
-        json.loads(e.data)["choices"][0]["delta"].get("content", "") for e in resumed.events[:first]
-    )
-    assert resumed.result.outcome is Outcome.COMPLETED  # a well-formed stream...
-    assert resumed.result.text == prefix + capture.text  # ...with the start of the answer twice
+    assert first > 0 and resumed.discarded_events == first  # the first answer's events: dropped, and said
+    assert resumed.events == parse_sse([capture.body])  # the second answer, alone
+    assert resumed.result.outcome is Outcome.COMPLETED
+    assert resumed.result.text == capture.text  # not the start of the answer twice
+
+
+def test_a_refused_resend_keeps_what_the_first_attempt_had():
+    capture = load("openai-chat/completed")
+    with ReplayServer(capture.body, drop_after=2000, max_requests=1) as server:
+        resumed = resume_sse(
+            server.url, "openai-chat", method="POST", resend_without_id=True, sleep=lambda _: None
+        )
+    assert resumed.discarded_events == 0 and len(resumed.events) == resumed.attempts[0].events > 0
+    assert resumed.result.outcome is Outcome.TRUNCATED and capture.text.startswith(resumed.result.text)
+
+
+def test_resumed_attempts_with_ids_discard_nothing():
+    body, events = numbered("openai-responses/completed")
+    with ReplayServer(body, drop_after=1500) as server:
+        resumed = resume_sse(server.url, "openai-responses", max_attempts=10, sleep=lambda _: None)
+    assert resumed.discarded_events == 0 and resumed.events == events and len(resumed.attempts) > 1
 
 
 def test_without_a_contract_a_clean_end_stops():
@@ -287,3 +317,156 @@ def test_resume_body_is_the_events_written_back():
     with ReplayServer(body) as server:
         resumed = resume_sse(server.url, "anthropic-messages")
     assert parse_sse([resumed.body]) == events and resumed.retry == 1
+
+
+# --- hardening: compression, arguments before I/O, what a read completed before an error ------------------
+
+
+class _CompressingServer(http.server.ThreadingHTTPServer):
+    """A loopback server that gzips or deflates its chunked SSE body: when asked (``force=None``), or always.
+
+    Each piece is compressed and flushed (Z_SYNC_FLUSH) on its own, as a streaming server does.
+    """
+
+    daemon_threads = True
+
+    def __init__(self, body: bytes, encoding: str, force: bool) -> None:
+        self.body, self.encoding, self.force = body, encoding, force
+        self.accept_encodings: list[str | None] = []
+        super().__init__(("127.0.0.1", 0), _CompressingHandler)
+        threading.Thread(target=self.serve_forever, args=(0.05,), daemon=True).start()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}/"
+
+    def __enter__(self) -> _CompressingServer:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.shutdown()
+        self.server_close()
+
+
+class _CompressingHandler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server: _CompressingServer
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+    def do_POST(self) -> None:
+        self.do_GET()
+
+    def do_GET(self) -> None:
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        server = self.server
+        asked = self.headers.get("Accept-Encoding")
+        server.accept_encodings.append(asked)
+        compress = server.force or server.encoding in (asked or "")
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream; charset=utf-8")
+        self.send_header("Transfer-Encoding", "chunked")
+        if compress:
+            self.send_header("Content-Encoding", server.encoding)
+        self.end_headers()
+        packer = zlib.compressobj(wbits=31 if server.encoding == "gzip" else 15)
+        for start in range(0, len(server.body), 50):
+            piece = server.body[start : start + 50]
+            if compress:
+                piece = packer.compress(piece) + packer.flush(zlib.Z_SYNC_FLUSH)
+            self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece))
+        if compress:
+            tail = packer.flush()
+            self.wfile.write(b"%x\r\n%s\r\n" % (len(tail), tail))
+        self.wfile.write(b"0\r\n\r\n")
+
+
+@pytest.mark.parametrize("encoding", ["gzip", "deflate"])
+def test_identity_is_asked_for_so_a_server_that_honours_it_sends_the_body_as_is(encoding):
+    with _CompressingServer(SMALL, encoding, force=False) as server:
+        result = stream_http(server.url, "openai-chat")
+        # httpx alone asks for compression, and its raw reads are then compressed bytes:
+        with httpx.Client(trust_env=False) as client, client.stream("POST", server.url) as response:
+            assert response.headers["Content-Encoding"] == encoding
+            assert b"".join(response.iter_raw()) != SMALL
+    assert server.accept_encodings[0] == "identity"
+    assert result.outcome is Outcome.COMPLETED and result.text == "你好，Ångström café 🙂完成"
+    assert result.stats.bytes == len(SMALL)  # the raw body, every read its wire size
+
+
+@pytest.mark.parametrize("encoding", ["gzip", "deflate"])
+def test_a_server_that_compresses_anyway_is_named_before_the_body_is_read(encoding):
+    with _CompressingServer(SMALL, encoding, force=True) as server:
+        with pytest.raises(ContentEncodingError, match=f"Content-Encoding: {encoding}") as info:
+            stream_http(server.url, "openai-chat")
+        assert info.value.content_encoding == encoding
+        with pytest.raises(ContentEncodingError):  # the caller asking for gzip is no different
+            open_reads(server.url, headers={"accept-encoding": "gzip"})
+        assert server.accept_encodings[1] == "gzip"
+        with pytest.raises(ContentEncodingError):
+            list(stream_http_updates(server.url, "openai-chat"))
+        resumed = resume_sse(server.url, "openai-chat", max_attempts=3, sleep=lambda _: None)
+    assert resumed.stopped == "ContentEncodingError: a new connection cannot repair it"
+    assert len(resumed.attempts) == 1 and resumed.events == []
+
+
+BAD_CALLS = {
+    "unknown contract": lambda url: stream_http(url, "openai"),
+    "unknown contract, updates": lambda url: stream_http_updates(url, "openai"),
+    "max_events=0": lambda url: stream_http(url, "openai-chat", max_events=0),
+    "no progress -1": lambda url: stream_http(url, "openai-chat", max_bytes_without_progress=-1),
+    "an unknown option": lambda url: stream_http(url, "openai-chat", max_event=5),
+    "updates, bad limit": lambda url: stream_http_updates(url, "openai-chat", max_line_chars=True),
+    "timeout nan": lambda url: stream_http(url, "openai-chat", timeout=float("nan")),
+    "timeout 0": lambda url: open_reads(url, timeout=0),
+    "method": lambda url: open_reads(url, method=""),
+    "headers": lambda url: open_reads(url, headers=[("a", "b")]),
+    "resume, unknown contract": lambda url: resume_sse(url, "anthropic"),
+    "resume, max_attempts 0": lambda url: resume_sse(url, max_attempts=0),
+    "resume, max_attempts 1.5": lambda url: resume_sse(url, max_attempts=1.5),
+    "resume, retry_ms -1": lambda url: resume_sse(url, retry_ms=-1),
+    "resume, max_wait inf": lambda url: resume_sse(url, max_wait=float("inf")),
+    "resume, resend 'yes'": lambda url: resume_sse(url, resend_without_id="yes"),
+    "resume, timeout -1": lambda url: resume_sse(url, timeout=-1),
+}
+
+
+@pytest.mark.parametrize("name", BAD_CALLS)
+def test_every_argument_is_checked_before_any_request(name):
+    with ReplayServer(SMALL) as server:
+        with pytest.raises((ValueError, TypeError)):
+            BAD_CALLS[name](server.url)
+        assert server.requests == [] and server.connections_opened == 0
+
+
+def test_http_reads_close_closes_the_response_of_a_callers_client():
+    with ReplayServer(SMALL, cuts=[20, 40], delay=0.05) as server, httpx.Client(trust_env=False) as client:
+        reads = open_reads(server.url, client=client)
+        next(iter(reads))
+        reads.close()
+        assert reads.response.is_closed and not client.is_closed  # the client stays the caller's
+        assert released(server)  # the half-read response's connection was discarded, not pooled
+
+
+CUT_BY_AN_ERROR = b"id: 1\ndata: ok\n\ndata: \xff\n\n"
+
+
+def test_resume_keeps_the_events_a_read_completed_before_an_error():
+    for cuts in ([], range(1, len(CUT_BY_AN_ERROR))):  # one read, and one byte per read
+        with ReplayServer(CUT_BY_AN_ERROR, cuts=cuts) as server:
+            resumed = resume_sse(server.url, max_attempts=3, sleep=lambda _: None)
+        assert [e.data for e in resumed.events] == ["ok"], cuts
+        assert resumed.stopped.startswith("StreamDecodeError") and resumed.last_event_id == "1"
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data(), sse_streams(), st.sampled_from([b"\xff", b"\xc3(", b"\xed\xa0\x80", b""]))
+def test_read_events_gives_the_same_events_for_every_chunking(data, body, bad):
+    at = data.draw(st.integers(0, len(body)))
+    body = body[:at] + bad + body[at:]
+    reference, reference_end = [], read_events([body], SSEParser(), [])
+    read_events([body], SSEParser(), reference)
+    events: list[Event] = []
+    ended = read_events(data.draw(partitions(body)), SSEParser(), events)
+    assert events == reference and ended == reference_end

@@ -6,7 +6,7 @@ import itertools
 import re
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lesson_lib.errors import IncompleteStreamError, LimitExceededError, ParserStateError
@@ -113,13 +113,45 @@ def texts_and_cuts(draw, endings):
     return text, [text[a:b] for a, b in itertools.pairwise(bounds)]
 
 
+@settings(deadline=None)
 @given(texts_and_cuts(None))
 def test_any_endings_match_the_whole_input_reference_for_every_chunking(case):
     text, pieces = case
     assert split_all(pieces)[0] == reference_lines(text)
 
 
+@settings(deadline=None)
 @given(texts_and_cuts(st.sampled_from(["\n", "\r\n"])))
 def test_lf_endings_match_the_whole_input_reference_for_every_chunking(case):
     text, pieces = case
     assert split_all(pieces, endings="lf")[0] == reference_lines(text, "lf")
+
+
+def test_lf_mode_strips_one_cr_before_lf_and_keeps_the_others():
+    # Only the CR of a CRLF ending goes: a CR before it is data (it survived a mutant that stripped all).
+    text = '{"a": "你\r"}\r\r\n{"b": "é"}\r\n'
+    for pieces in ([text], list(text), [text[:12], text[12:13], text[13:]]):
+        assert split_all(pieces, endings="lf")[0] == ['{"a": "你\r"}\r', '{"b": "é"}']
+
+
+@settings(deadline=None)
+@given(st.data(), st.lists(st.text(alphabet="a你🙂\r", max_size=6), max_size=6))
+def test_lf_mode_with_carriage_returns_inside_lines_matches_the_reference(data, lines):
+    text = "".join(line + data.draw(st.sampled_from(["\n", "\r\n"])) for line in lines)
+    cuts = sorted(set(data.draw(st.lists(st.integers(0, len(text)), max_size=8))))
+    pieces = [text[a:b] for a, b in itertools.pairwise([0, *cuts, len(text)])]
+    assert split_all(pieces, endings="lf")[0] == reference_lines(text, "lf")
+
+
+@pytest.mark.parametrize("bad", [0, -1, 1.5, True, "8"])
+def test_numeric_options_name_the_option_and_the_range(bad):
+    with pytest.raises(ValueError, match=r"max_line_chars must be an int >= 1, or None; got"):
+        LineSplitter(max_line_chars=bad)
+
+
+def test_feed_takes_str_and_says_so_every_time():
+    splitter = LineSplitter()
+    for _ in range(2):
+        with pytest.raises(TypeError, match="feed\\(\\) takes str, got bytes"):
+            splitter.feed(b"data\n")
+    assert splitter.feed("data: 你好\n") == ["data: 你好"]

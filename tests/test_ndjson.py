@@ -393,3 +393,18 @@ def test_split_at_cuts_inside_every_kind_of_character():
     body = '{"s": "aé日🙂"}\n'.encode()
     cuts = range(1, len(body))
     assert parse_ndjson(split_at(body, cuts)) == [{"s": "aé日🙂"}]
+
+
+def test_any_exception_inside_feed_leaves_the_parser_failed():
+    from unittest.mock import patch
+
+    from lesson_lib.errors import ParserStateError
+    from lesson_lib.ndjson import JSONArrayParser
+
+    cases = ((NDJSONParser(), '{"a": "你好"}\n'.encode()), (JSONArrayParser(), '[{"a": "é"}'.encode()))
+    for parser, body in cases:
+        with patch("lesson_lib.ndjson.json.loads", side_effect=MemoryError), pytest.raises(MemoryError):
+            parser.feed(body)
+        assert parser.state == "failed"
+        with pytest.raises(ParserStateError):
+            parser.feed(b"\n")

@@ -238,3 +238,42 @@ def test_encode_events_writes_the_same_events_back(name):
 def test_encode_events_round_trip(body):
     events = parse_sse([body], errors="replace")
     assert parse_sse([encode_events(events)]) == events
+
+
+def test_stop_shuts_an_idle_pooled_connection_at_once():
+    # The client keeps its HTTP/1.1 connection in its pool; the handler thread waits for a next request.
+    # stop() must shut that socket, not wait for idle_timeout (5 s) to end the handler.
+    server = ReplayServer(BODY, idle_timeout=5.0).start()
+    with httpx.Client(trust_env=False) as client:
+        assert client.get(server.url).content == BODY
+        assert server.open_connections == 1  # idle in the client's pool
+        started = time.monotonic()
+        server.stop()
+        assert time.monotonic() - started < 2
+        assert server.open_connections == 0 and not server.running
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"delay": float("inf")}, r"^delay must be a number >= 0 and <= 60 seconds; got inf$"),
+        ({"delay": float("nan")}, r"^delay must be a number >= 0 and <= 60 seconds; got nan$"),
+        ({"delay": 1e10}, r"^delay must be a number >= 0 and <= 60 seconds; got 10000000000\.0$"),
+        ({"delay": True}, r"^delay must be a number"),
+        ({"delay": "0.1"}, r"^delay must be a number"),
+        ({"drop_count": -1}, r"^drop_count must be an int >= 0, or None; got -1$"),
+        ({"drop_after": 1.5}, r"^drop_after must be an int >= 0, or None; got 1\.5$"),
+        ({"heartbeat_every": 0}, r"^heartbeat_every must be an int >= 1, or None; got 0$"),
+        ({"max_lifetime": float("inf")}, r"^max_lifetime must be a number > 0 and <= 3600 seconds"),
+        ({"idle_timeout": 0}, r"^idle_timeout must be a number > 0 and <= 600 seconds; got 0$"),
+        ({"max_requests": 2.0}, r"^max_requests must be an int >= 1; got 2\.0$"),
+        ({"cuts": [1.5]}, r"^cut 1\.5 must be an int >= 1 and <= \d+; got 1\.5$"),
+        ({"cuts": [2.0]}, r"^cut 2\.0 must be an int"),
+        ({"cuts": ["3"]}, r"^cut '3' must be an int"),
+        ({"cuts": [3, "3"]}, r"^cut '3' must be an int"),
+        ({"cuts": [True]}, r"^cut True must be an int"),
+    ],
+)
+def test_every_numeric_option_is_checked_by_name(options, message):
+    with pytest.raises(ValueError, match=message):
+        ReplayServer(BODY, **options)

@@ -7,9 +7,10 @@ hypothesis-chunked parsing of hypothesis-made streams with a whole-input referen
 from __future__ import annotations
 
 import re
+from unittest.mock import patch
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lesson_lib import Comment, Event, SSEParser, parse_sse
@@ -21,6 +22,7 @@ from lesson_lib.errors import (
     StreamDecodeError,
     TruncatedCharacterError,
 )
+from lesson_lib.sse import MAX_RETRY_MS
 from tests.strategies import all_chunkings, partitions, sse_streams
 
 
@@ -51,7 +53,9 @@ def reference_parse(body: bytes, errors: str = "strict"):
         elif name == "id" and "\0" not in value:
             id_buffer = value
         elif name == "retry" and value and all(c in "0123456789" for c in value):
-            retry = int(value)
+            # Read exactly up to MAX_RETRY_MS, clamped above (int() refuses more than 4,300 digits).
+            digits = value.lstrip("0") or "0"
+            retry = int(digits) if len(digits) <= len(str(MAX_RETRY_MS)) else MAX_RETRY_MS
     return events, last_id, retry
 
 
@@ -262,6 +266,7 @@ def test_close_twice_is_a_state_error():
         parser.close()
 
 
+@settings(deadline=None)
 @given(st.data(), sse_streams())
 def test_every_chunking_matches_the_whole_input_reference(data, body):
     pieces = data.draw(partitions(body))
@@ -270,6 +275,7 @@ def test_every_chunking_matches_the_whole_input_reference(data, body):
     assert (events, parser.last_event_id, parser.retry) == reference_parse(body)
 
 
+@settings(deadline=None)
 @given(st.data(), sse_streams())
 def test_comments_never_change_the_events(data, body):
     pieces = data.draw(partitions(body))
@@ -277,6 +283,7 @@ def test_comments_never_change_the_events(data, body):
     assert [e for e in with_comments if isinstance(e, Event)] == parse_sse([body])
 
 
+@settings(deadline=None)
 @given(st.data(), st.binary(max_size=60), st.sampled_from(["strict", "replace"]))
 def test_fuzz_only_boundary_errors_escape(data, body, errors):
     parser = SSEParser(errors=errors, max_line_chars=16, max_event_chars=24)
@@ -288,6 +295,7 @@ def test_fuzz_only_boundary_errors_escape(data, body, errors):
         assert error.offset is not None and 0 <= error.offset <= len(body)
 
 
+@settings(deadline=None)
 @given(st.data(), st.binary(max_size=60))
 def test_replace_mode_matches_the_reference_on_arbitrary_bytes(data, body):
     pieces = data.draw(partitions(body))
@@ -296,6 +304,7 @@ def test_replace_mode_matches_the_reference_on_arbitrary_bytes(data, body):
     assert (events, parser.last_event_id, parser.retry) == reference_parse(body, "replace")
 
 
+@settings(deadline=None)
 @given(st.data(), sse_streams())
 def test_layer_views_after_every_read_match_the_bytes_so_far(data, body):
     """held_bytes, pending_line and after_cr describe exactly the bytes read so far, whatever the reads."""
@@ -330,3 +339,156 @@ def test_a_reconnection_starts_from_the_last_event_id_it_has():
     assert parser.last_event_id == "41"
     events = parser.feed("data: 你好\n\nid: 42\ndata: 完成\n\nid\ndata: x\n\n".encode())
     assert [e.last_event_id for e in events] == ["41", "42", ""]  # kept, replaced, reset by an empty id
+
+
+# -- hardening: nothing the bytes contain escapes as anything but a BoundaryError --------------------------
+def test_a_retry_of_thousands_of_digits_is_bounded_and_never_raises():
+    # 5,000 digits: past Python's int() limit of 4,300; it raised a plain ValueError and left the parser open.
+    huge = b"retry: " + b"9" * 5000 + b"\n"
+    body = "data: 你好\n\n".encode() + huge + b"data: caf\xc3\xa9\n\n"
+    events, _, retry = parse_all_ways(body)
+    assert [e.data for e in events] == ["你好", "café"] and retry == MAX_RETRY_MS
+    # Leading zeros do not count: the value is read exactly, whatever its length.
+    assert parse_all_ways(b"retry: " + b"0" * 5000 + b"1500\n")[2] == 1500
+    assert parse_all_ways(b"retry: " + str(MAX_RETRY_MS).encode() + b"\n")[2] == MAX_RETRY_MS
+    assert parse_all_ways(b"retry: 1" + b"0" * 18 + b"\n")[2] == MAX_RETRY_MS
+
+
+def test_any_exception_inside_feed_or_close_leaves_the_parser_failed():
+    runs = "".join(f"data: {word}\n\n" for word in ["你好", "café", "🙂"] * 400).encode()
+    cases = [  # (a first read, what raises inside the second, the second read): each path in turn
+        (b"", "lesson_lib.lines.LineSplitter.feed", "data: 你好\n\n".encode()),  # the layers
+        (b": warm up\n", "lesson_lib.sse.utf_8_decode", "data: 你好\n\n".encode()),  # one pass
+        (b": warm up\n", "lesson_lib.sse.find_event_run", runs),  # the run path
+    ]
+    for first, target, body in cases:
+        parser = SSEParser()
+        parser.feed(first)
+        with patch(target, side_effect=RuntimeError("injected")), pytest.raises(RuntimeError):
+            parser.feed(body)
+        with pytest.raises(ParserStateError):
+            parser.feed(b"data: after\n\n")
+        with pytest.raises(ParserStateError):
+            parser.close()
+    parser = SSEParser(errors="replace")
+    parser.feed(b"data: x")
+    with patch("lesson_lib.decoding.IncrementalUTF8Decoder.close", side_effect=MemoryError), pytest.raises(
+        MemoryError
+    ):
+        parser.close()
+    with pytest.raises(ParserStateError):
+        parser.feed(b"\n\n")
+
+
+def test_feed_takes_bytes_and_says_so_on_every_read():
+    parser = SSEParser()
+    for _ in range(3):  # before the first read, and after reads that took the fast paths
+        with pytest.raises(TypeError, match=r"^feed\(\) takes bytes, got str$"):
+            parser.feed("data: 你好\n\n")
+        assert parser.feed("data: 你好\n\n".encode()) == [ev("你好")]
+        assert parser.feed(b"data: x") == []
+        with pytest.raises(TypeError, match=r"^feed\(\) takes bytes, got str$"):
+            parser.feed("y")
+        assert parser.feed(bytearray(b"\n")) == [] and parser.feed(memoryview(b"\n")) == [ev("x")]
+
+
+@pytest.mark.parametrize(("option", "bad"), [
+    ("max_line_chars", True), ("max_line_chars", 1.5), ("max_line_chars", 0), ("max_line_chars", "4096"),
+    ("max_event_chars", 0.5), ("max_event_chars", False), ("max_event_chars", -1),
+])
+def test_numeric_options_are_checked_by_name_and_range(option, bad):
+    message = rf"^{option} must be an int >= 1, or None; got {re.escape(repr(bad))}$"
+    with pytest.raises(ValueError, match=message):
+        SSEParser(**{option: bad})
+    with pytest.raises(TypeError):  # a wrong type is also a TypeError
+        SSEParser(**{option: bad})
+
+
+_LONG_VALUES = st.sampled_from([
+    "9" * 4301, "0" * 4400 + "7", "1" * 6000, "你" * 5000, "é🙂" * 3000, "x" * 70_000, "",
+])
+
+
+@st.composite
+def streams_with_long_fields(draw: st.DrawFn) -> bytes:
+    """SSE bodies whose fields are long (thousands of digits, tens of KiB), at the default limits."""
+    parts = []
+    for _ in range(draw(st.integers(1, 6))):
+        name = draw(st.sampled_from(["retry", "data", "id", "event", ":", "retry"]))
+        ending = draw(st.sampled_from(["\n", "\r", "\r\n", "\n\n"]))
+        parts.append(f"{name}: {draw(_LONG_VALUES)}{ending}")
+    body = "".join(parts).encode()
+    if draw(st.booleans()):  # a stray invalid byte somewhere
+        at = draw(st.integers(0, len(body)))
+        body = body[:at] + b"\xff" + body[at:]
+    return body
+
+
+@settings(deadline=None, max_examples=60)
+@given(st.data(), streams_with_long_fields(), st.sampled_from(["strict", "replace"]), st.booleans())
+def test_never_raises_but_boundary_errors_at_the_default_limits(data, body, errors, comments):
+    pieces = data.draw(st.sampled_from(["whole", "partitions"]))
+    chunks = [body] if pieces == "whole" else data.draw(partitions(body))
+    parser = SSEParser(errors=errors, comments=comments)  # the default limits
+    try:
+        for chunk in chunks:
+            parser.feed(chunk)
+        parser.close()
+    except BoundaryError as error:
+        assert error.offset is not None and 0 <= error.offset <= len(body)
+    if errors == "replace":
+        assert (parse_sse([body], errors="replace"), parser.retry) == (
+            reference_parse(body, "replace")[0], reference_parse(body, "replace")[2]
+        )
+
+
+def test_a_comment_loses_one_leading_space_only():
+    body = ":  两 spaces\n: café\n:none 🙂\n:\n\n".encode()
+    for _, pieces in all_chunkings(body, seeds=2):
+        out = parse_sse(pieces, comments=True)
+        assert [c.text for c in out] == [" 两 spaces", "café", "none 🙂", ""]
+
+
+def test_pending_sizes_report_inside_an_event_as_has_pending_event_does():
+    body = "id: 1\n\ndata: 你好\n: ping\nevent: x\n\nretry: 5\n".encode()
+    expected_inside = []
+    for end in range(len(body) + 1):  # after every prefix, computed from the whole-prefix parse
+        probe = SSEParser()
+        probe.feed(body[:end])
+        expected_inside.append(probe.has_pending_event)
+    assert True in expected_inside and False in expected_inside
+    for _, pieces in all_chunkings(body, seeds=3):
+        parser, seen = SSEParser(), 0
+        for piece in pieces:
+            parser.feed(piece)
+            seen += len(piece)
+            held, line, event, inside = parser.pending_sizes()
+            assert inside is expected_inside[seen], (pieces, seen)
+            assert line == parser.pending_line_chars and held == len(parser.held_bytes)
+            assert event == parser.pending_event_chars
+
+
+@settings(deadline=None)
+@given(st.data(), st.binary(max_size=60).map(lambda b: b"event: \xff\xc3\nid: a\xe4\xbd\n" + b))
+def test_replace_mode_shows_u_fffd_in_every_public_view(data, body):
+    parser = SSEParser(errors="replace", max_line_chars=None, max_event_chars=None)
+    for piece in data.draw(partitions(body)):
+        parser.feed(piece)
+        snapshot = parser.snapshot()
+        views = [parser.pending_line, parser.pending_event_type, parser.pending_id, parser.last_event_id,
+                 *parser.pending_data, *(v for v in snapshot.values() if isinstance(v, str)),
+                 *snapshot["pending_data"]]
+        assert not any("\udc80" <= ch <= "\udcff" for view in views for ch in view)
+        assert snapshot["pending_event_type"] == parser.pending_event_type
+        assert snapshot["pending_id"] == parser.pending_id
+        assert snapshot["pending_line"] == parser.pending_line
+
+
+def test_replace_mode_event_type_and_id_buffers_show_what_the_event_will_carry():
+    parser = SSEParser(errors="replace")
+    parser.feed(b"event: caf\xe9\nid: \xff1\ndata: x\n")
+    assert parser.pending_event_type == "caf\ufffd" and parser.pending_id == "\ufffd1"
+    snapshot = parser.snapshot()
+    assert snapshot["pending_event_type"] == "caf\ufffd" and snapshot["pending_id"] == "\ufffd1"
+    (event,) = parser.feed(b"\n")
+    assert (event.type, event.last_event_id) == ("caf\ufffd", "\ufffd1")

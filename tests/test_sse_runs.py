@@ -12,7 +12,7 @@ import re
 from unittest.mock import patch
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from lesson_lib import Comment, Event, SSEParser, sse
@@ -112,6 +112,7 @@ def run_texts(draw: st.DrawFn) -> str:
     return "\n".join(head + lines) + ("\n" if head or lines else "") + tail
 
 
+@settings(deadline=None)
 @given(run_texts())
 def test_a_run_found_rebuilds_its_text_exactly(text):
     run = find_event_run(text)
@@ -121,6 +122,7 @@ def test_a_run_found_rebuilds_its_text_exactly(text):
         assert all("\n" not in value for value in (*run.datas, *(run.types or ())))
 
 
+@settings(deadline=None)
 @given(st.lists(values, min_size=1, max_size=6), st.booleans())
 def test_text_of_one_shape_is_always_found(datas, typed):
     event = "event: t\ndata: {}\n\n" if typed else "data: {}\n\n"
@@ -130,6 +132,7 @@ def test_text_of_one_shape_is_always_found(datas, typed):
     assert list(run.datas) == datas
 
 
+@settings(deadline=None)
 @given(st.data(), run_texts(), st.booleans(), st.booleans())
 def test_the_parser_with_runs_forced_on_matches_the_reference(data, text, crlf, comments):
     # The first read always goes through the layers; the path is tried from the second one on.
@@ -147,6 +150,7 @@ def test_the_parser_with_runs_forced_on_matches_the_reference(data, text, crlf, 
         ]
 
 
+@settings(deadline=None)
 @given(run_texts())
 def test_a_run_leaves_the_parser_state_as_the_field_loop_does(text):
     assume("\n\n" in text)

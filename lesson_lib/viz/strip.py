@@ -11,6 +11,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 from ..decoding import char_spans
+from ..options import check_int
 from .common import (
     ASCII_COLOUR,
     CORRUPTING_COLOUR,
@@ -303,10 +304,10 @@ def draw_byte_strip(
     a given ``ax`` is drawn into as is (its limits are set; its size is the caller's).
     """
     data = _as_bytes(data)
-    cuts = sorted(set(cuts))
+    cuts = list(cuts)
     for cut in cuts:
-        if not 0 < cut < len(data):
-            raise ValueError(f"cut {cut} is outside 0 < cut < {len(data)}")
+        check_int(f"cut {cut!r}", cut, minimum=1, maximum=len(data) - 1)
+    cuts = sorted(set(cuts))
     layout = _StripLayout(len(data), bytes_per_row)
     if ax is None:
         return ByteStripPicture(data, bytes_per_row, corrupting).figure(cuts)
