@@ -21,7 +21,15 @@ from dataclasses import dataclass
 
 from .options import check_number
 
-__all__ = ["ActivityClocks", "IdleVerdict", "Liveness", "Watchdog"]
+__all__ = [
+    "TIMEOUT_KINDS",
+    "ActivityClocks",
+    "IdleVerdict",
+    "Liveness",
+    "StreamTimeouts",
+    "Watchdog",
+    "check_timeouts",
+]
 
 #: The longest idle limit a :class:`Watchdog` accepts, in seconds (a week): past it, pass ``None``.
 MAX_IDLE_SECONDS = 7 * 24 * 3600.0
@@ -148,3 +156,77 @@ class Watchdog(ActivityClocks):
         if self._tripped(idle, ("progress_idle",)) is not None:
             return Liveness.ALIVE
         return Liveness.PROGRESSING
+
+
+#: The names of the three clocks a stream can time out on, in the order they are judged.
+TIMEOUT_KINDS = ("idle_timeout", "progress_timeout", "deadline")
+
+#: The longest timeout a stream accepts, in seconds (a day): past it, pass ``None``.
+MAX_TIMEOUT_SECONDS = 24 * 3600.0
+
+
+def check_timeouts(
+    idle_timeout: object = None, progress_timeout: object = None, deadline: object = None
+) -> None:
+    """Raise :class:`~lesson_lib.options.OptionError` (a ``ValueError``) naming the first timeout that is not
+    ``None`` or a finite number of seconds above 0 (at most :data:`MAX_TIMEOUT_SECONDS`). No I/O."""
+    for name, value in zip(TIMEOUT_KINDS, (idle_timeout, progress_timeout, deadline), strict=True):
+        check_number(name, value, minimum=0, maximum=MAX_TIMEOUT_SECONDS, low_open=True, none=True)
+
+
+class StreamTimeouts(ActivityClocks):
+    """The three clocks of one live stream, each with its own timeout (seconds; ``None`` disables one).
+
+    * ``idle_timeout``: no byte at all for that long (the byte clock);
+    * ``progress_timeout``: no business progress for that long, whatever else arrives: bytes, comments and
+      heartbeats move other clocks, never this one (the progress clock);
+    * ``deadline``: the whole answer, from construction (the start of the body).
+
+    ``expired()`` names the clock that has run out (judged in that order: the most basic failure explains
+    the others), ``budget()`` says how long the next read may wait before the nearest one runs out. This
+    is what calls :class:`Watchdog`'s model on a real socket: :mod:`lesson_lib.completion` asks
+    ``expired()`` between reads and bounds each async read with ``budget()``.
+    """
+
+    def __init__(
+        self,
+        idle_timeout: float | None = None,
+        progress_timeout: float | None = None,
+        deadline: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        check_timeouts(idle_timeout, progress_timeout, deadline)
+        super().__init__(clock)
+        self.limits: dict[str, float | None] = {
+            "idle_timeout": idle_timeout,
+            "progress_timeout": progress_timeout,
+            "deadline": deadline,
+        }
+
+    @property
+    def active(self) -> bool:
+        """Is any of the three timeouts set?"""
+        return any(value is not None for value in self.limits.values())
+
+    def _left(self, now: float) -> dict[str, float]:
+        since = {
+            "idle_timeout": self.last_byte,
+            "progress_timeout": self.last_progress,
+            "deadline": self.started,
+        }
+        return {
+            name: since[name] + limit - now for name, limit in self.limits.items() if limit is not None
+        }
+
+    def expired(self) -> str | None:
+        """The first clock (idle, progress, deadline) that has been idle for at least its limit, else None."""
+        left = self._left(self.clock())
+        return next((name for name in TIMEOUT_KINDS if name in left and left[name] <= 0), None)
+
+    def budget(self) -> tuple[float, str] | None:
+        """``(seconds, clock)``: how long until the nearest clock runs out, and which; None if none is set."""
+        left = self._left(self.clock())
+        if not left:
+            return None
+        name = min(left, key=lambda key: (left[key], TIMEOUT_KINDS.index(key)))
+        return max(left[name], 0.0), name

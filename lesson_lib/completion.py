@@ -24,11 +24,14 @@ Either way the chunk source is closed exactly once, on every path (see :func:`st
 
 from __future__ import annotations
 
+import asyncio
 import enum
-from collections.abc import Callable, Generator, Iterable, Iterator
+import time
+from collections.abc import AsyncGenerator, AsyncIterable, Callable, Generator, Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
+from .activity import StreamTimeouts, check_timeouts
 from .contracts import (
     FinishReason,
     Heartbeat,
@@ -55,11 +58,14 @@ from .sse import DEFAULT_MAX_EVENT_CHARS, Comment, SSEParser
 
 __all__ = [
     "DEFAULT_LIMITS",
+    "AStreamUpdates",
     "Outcome",
     "StreamError",
     "StreamResult",
     "StreamStats",
     "StreamUpdates",
+    "aconsume",
+    "astream_updates",
     "check_options",
     "consume",
     "stream_updates",
@@ -85,6 +91,7 @@ class Outcome(enum.StrEnum):
     DECODE_ERROR = "decode_error"  # invalid UTF-8, or malformed framing or JSON
     LIMIT_EXCEEDED = "limit_exceeded"  # a buffer or count bound was reached
     CANCELLED = "cancelled"  # the caller cancelled between reads
+    TIMED_OUT = "timed_out"  # a clock ran out (idle_timeout, progress_timeout or deadline: error.kind)
 
 
 @dataclass(frozen=True)
@@ -167,6 +174,8 @@ class StreamResult:
     stats: StreamStats
     contract: str = ""
     end_verified: bool = False
+    last_event_id: str = ""  # SSE: the last event ID string at the end (what a reconnection sends)
+    retry: int | None = None  # SSE: the last valid retry field, in milliseconds
 
     def describe(self) -> str:
         """One human paragraph about what happened and why; counts only, never the answer text."""
@@ -208,8 +217,16 @@ class StreamResult:
             limit = f"{err.limit}={err.maximum}" if err is not None else "a limit"
             text = f"{name} stopped because {limit} was exceeded{where}; the source was closed and the text "
             text += "is provisional."
+        elif self.outcome is Outcome.TIMED_OUT:
+            text = f"{name} timed out: {err.message if err else 'a clock ran out'}{where}; the connection "
+            text += "was closed and the text is provisional."
         else:
             text = f"{name} was cancelled by the caller between reads; the text is provisional."
+        if self.outcome is Outcome.TRUNCATED and self.contract == "mcp" and self.last_event_id:
+            text += (
+                f" MCP allows a server to close a stream early: the client resumes with GET and "
+                f"Last-Event-ID: {self.last_event_id}."
+            )
         if err is not None and self.outcome in (Outcome.COMPLETED, Outcome.INCOMPLETE):
             text += f" The source then raised {err.kind} after the end, which changed nothing."
         text += (
@@ -236,6 +253,14 @@ class StreamResult:
 
 def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+#: What each clock's running out means, in a timed_out error's message.
+_CLOCK_MEANING = {
+    "idle_timeout": "no byte arrived for that long",
+    "progress_timeout": "no text or business stage arrived for that long (bytes and heartbeats do not count)",
+    "deadline": "the whole answer took longer than that",
+}
 
 
 _TRUNCATION = {
@@ -296,13 +321,35 @@ def _cancel_check(cancel: object) -> Callable[[], bool]:
 
 
 class _Run:
-    """The state of one stream through the pipeline. ``updates()`` drives it; ``result()`` judges it."""
+    """The state of one stream through the pipeline: the ONE implementation of the layers and contracts.
 
-    def __init__(self, contract: str, errors: str, limits: dict[str, int | None], activity: Any) -> None:
-        self.contract = get_contract(contract)
+    A driver feeds it; it never reads. :func:`stream_updates` (sync reads) and :func:`astream_updates`
+    (async reads) are both the same few lines around these verbs, so the two cannot disagree:
+
+    * ``stop_before_read(cancelled)``: ``True`` when the caller cancelled or a clock ran out (outcome set);
+    * ``read_budget()``: how long the next read may wait (``(seconds, clock)``), ``None`` without timeouts;
+    * ``step(chunk)``: one read through every layer; returns the signals worth showing, and sets the
+      outcome when the read decided the stream (a service error, a decode error, a limit);
+    * ``check_clocks()``: after a read returned, was it too late (a clock ran out while it was awaited)?
+    * ``finish()``: the end of the body; always sets the outcome;
+    * ``source_failed(exc)``, ``timed_out(clock)``: what the driver saw instead of a read;
+    * ``result()``: the verdict, once the outcome is set.
+    """
+
+    def __init__(
+        self,
+        contract: str,
+        errors: str,
+        limits: dict[str, int | None],
+        activity: Any,
+        timeouts: StreamTimeouts | None = None,
+        request_id: str | int | None = None,
+    ) -> None:
+        self.contract = get_contract(contract, request_id=request_id)
         self.framing = self.contract.framing
         self.limits = limits
         self.activity = activity
+        self.timeouts = timeouts if timeouts is not None and timeouts.active else None
         if self.framing == "sse":
             self.parser: Any = SSEParser(
                 errors=errors,
@@ -323,46 +370,52 @@ class _Run:
         self.finish_reason: str | None = None
         self.progress_mark = 0  # stream offset (end of the read) of the last progress signal
 
-    # -- driving -----------------------------------------------------------------------------------------
-    def updates(self, chunks: Iterable[bytes], cancelled: Callable[[], bool]) -> Iterator[Signal]:
-        """Yield the signals worth showing (none after the terminal) until the stream's outcome is known."""
+    # -- what a driver calls ------------------------------------------------------------------------------
+    def stop_before_read(self, cancelled: Callable[[], bool]) -> bool:
+        """Before a read: ``True`` (outcome set) if the caller cancelled or a clock has run out."""
+        if cancelled():
+            self.outcome = Outcome.CANCELLED
+            return True
+        return self.check_clocks()
+
+    def check_clocks(self) -> bool:
+        """``True`` (outcome set) if one of the stream's timeouts has run out; ``False`` without any."""
+        if self.timeouts is None:
+            return False
+        clock = self.timeouts.expired()
+        if clock is None:
+            return False
+        self.timed_out(clock)
+        return True
+
+    def read_budget(self) -> tuple[float, str] | None:
+        """``(seconds, clock)`` the next read may wait before the nearest timeout runs out, else ``None``."""
+        return None if self.timeouts is None else self.timeouts.budget()
+
+    def step(self, chunk: bytes) -> list[Signal]:
+        """One read through every layer. Returns the signals worth showing (none after the terminal) and
+        sets :attr:`outcome` when this read decided the stream. Never raises for what the bytes contain."""
+        out: list[Signal] = []
+        fault: BoundaryError | None = None
         try:
-            reads = iter(chunks)
-        except Exception as exc:
-            self.source_failed(exc)
-            return
-        stall_limit = self.limits["max_bytes_without_progress"]
-        while True:
-            if cancelled():
-                self.outcome = Outcome.CANCELLED
-                return
-            try:
-                chunk = next(reads)
-            except StopIteration:
-                break
-            except Exception as exc:  # the transport failed: the body stopped here
-                self.source_failed(exc)
-                return
-            fault: BoundaryError | None = None
-            try:
-                items = self.feed(chunk)
-            except BoundaryError as exc:
-                # What the same read completed before the fault still counts: the same text for every
-                # chunking (every parser attaches it to the error as ``outputs``).
-                items, fault = exc.outputs, exc
-            try:
-                if items:  # most reads of a live stream complete nothing
-                    yield from self.handle(items)
-                    if self.outcome is not None:
-                        return
-                if fault is not None:
-                    raise fault
-                if stall_limit is not None and self.stats.bytes - self.progress_mark > stall_limit:
-                    self.fail_progress(stall_limit)
-            except BoundaryError as exc:
-                self.failed(exc)
-                return
-        yield from self.finish()
+            items = self.feed(chunk)
+        except BoundaryError as exc:
+            # What the same read completed before the fault still counts: the same text for every
+            # chunking (every parser attaches it to the error as ``outputs``).
+            items, fault = exc.outputs, exc
+        try:
+            if items:  # most reads of a live stream complete nothing
+                self.handle(items, out)
+                if self.outcome is not None:
+                    return out
+            if fault is not None:
+                raise fault
+            stall_limit = self.limits["max_bytes_without_progress"]
+            if stall_limit is not None and self.stats.bytes - self.progress_mark > stall_limit:
+                self.fail_progress(stall_limit)
+        except BoundaryError as exc:
+            self.failed(exc)
+        return out
 
     def feed(self, chunk: bytes) -> list[Any]:
         s = self.stats
@@ -376,6 +429,8 @@ class _Run:
             s.bytes_after_terminal += size
         if self.activity is not None and size:
             self.activity.on_bytes(size)
+        if self.timeouts is not None:
+            self.timeouts.on_bytes(size)
         items = self.parser.feed(chunk)
         # Sampled only after a successful feed: a failed parser's buffers mean nothing.
         held, line, event, in_event = self.parser.pending_sizes()
@@ -393,15 +448,18 @@ class _Run:
             s.reads_ending_mid_event += 1
         return items
 
-    def handle(self, items: list[Any]) -> Iterator[Signal]:
+    def handle(self, items: list[Any], out: list[Signal]) -> None:
+        """Interpret complete units, appending the signals worth showing to ``out`` (kept if this raises)."""
         s = self.stats
         for item in items:
             if self.activity is not None:
                 self.activity.on_event()
+            if self.timeouts is not None:
+                self.timeouts.on_event()
             if isinstance(item, Comment):
                 s.heartbeats += 1
                 if self.terminal is None:
-                    yield Heartbeat("comment")
+                    out.append(Heartbeat("comment"))
                 continue
             s.events += 1
             maximum = self.limits["max_events"]
@@ -424,7 +482,7 @@ class _Run:
                 raise
             for signal in signals:
                 self.apply(signal)
-                yield signal
+                out.append(signal)
                 if self.outcome is not None or self.terminal is not None:
                     break  # a service error ends the stream; after a terminal nothing is appended
             if self.outcome is not None:
@@ -436,6 +494,8 @@ class _Run:
             self.progress_mark = self.parser.bytes_in
             if self.activity is not None:
                 self.activity.on_progress()
+            if self.timeouts is not None:
+                self.timeouts.on_progress()
         if isinstance(signal, TextDelta):
             s.deltas += 1
             s.text_chars += len(signal.text)
@@ -480,8 +540,10 @@ class _Run:
             event_index=self.stats.events,
         )
 
-    def finish(self) -> Iterator[Signal]:
-        """End of body: find the innermost unfinished unit, close the parser, apply implied signals."""
+    def finish(self) -> list[Signal]:
+        """End of body: find the innermost unfinished unit, close the parser, apply implied signals.
+        Always sets :attr:`outcome`; returns the signals worth showing."""
+        out: list[Signal] = []
         cut = self.cut_unit()
         fault: BoundaryError | None = None
         try:
@@ -494,24 +556,25 @@ class _Run:
         except BoundaryError as exc:
             items, fault = getattr(exc, "completed", None) or [], exc
         try:
-            yield from self.handle(items)
+            self.handle(items, out)
             if fault is not None and self.outcome is None:
                 raise fault
         except BoundaryError as exc:
             self.failed(exc)
-            return
+            return out
         if self.outcome is not None:
-            return
+            return out
         array_open = self.framing == "json-array" and not self.parser.closed
         if cut is None and not array_open and self.terminal is None:
             for signal in self.contract.end():
                 self.apply(signal)
-                yield signal
+                out.append(signal)
         if self.terminal is not None and cut is None and not array_open:
             self.outcome = Outcome.COMPLETED if self.terminal.complete else Outcome.INCOMPLETE
         else:
             self.outcome = Outcome.TRUNCATED
             self.truncated_at = cut or "completion"
+        return out
 
     def cut_unit(self) -> str | None:
         """The innermost unit the body is inside right now, or None at a clean unit boundary."""
@@ -545,16 +608,44 @@ class _Run:
         )
 
     def source_failed(self, exc: Exception) -> None:
-        """The chunk source raised: the body stopped where it was (truncated), with the error recorded."""
-        cut = self.cut_unit()
+        """The chunk source raised: the body stopped where it was (truncated), with the error recorded.
+
+        If one of the stream's timeouts has run out by now, the failure is that timeout (a sync read
+        timeout set from it raises here): ``timed_out``, naming the clock, with the exception's name."""
+        if self.timeouts is not None:
+            clock = self.timeouts.expired()
+            if clock is not None:
+                self.timed_out(clock, cause=exc)
+                return
         self.error = StreamError(type(exc).__name__, str(exc), offset=self.stats.bytes)
+        self._end_early(Outcome.TRUNCATED)
+
+    def timed_out(self, clock: str, cause: BaseException | None = None) -> None:
+        """A clock ran out (``"idle_timeout"``, ``"progress_timeout"`` or ``"deadline"``): ``timed_out``.
+
+        The driver closes the source; ``error.kind`` names the clock, ``offset`` and ``event_index`` say
+        how much had arrived. As for a failed source, a clock that runs out after the service's terminal
+        signal (at a clean boundary) changes nothing but ``error``."""
+        assert self.timeouts is not None
+        limit = self.timeouts.limits[clock]
+        message = f"{clock}={limit:g} s ran out: {_CLOCK_MEANING[clock]}"
+        if cause is not None:
+            message += f" (the read was ended by {type(cause).__name__})"
+        self.error = StreamError(
+            clock, message, offset=self.stats.bytes, event_index=self.stats.events, limit=clock
+        )
+        self._end_early(Outcome.TIMED_OUT)
+
+    def _end_early(self, outcome: Outcome) -> None:
+        cut = self.cut_unit()
         if self.terminal is not None and cut is None:
             # Every byte up to a clean boundary after the service's own terminal arrived: what failed came
             # after the answer, so the terminal's verdict stands (the error is kept in ``error``).
             self.outcome = Outcome.COMPLETED if self.terminal.complete else Outcome.INCOMPLETE
         else:
-            self.outcome = Outcome.TRUNCATED
-            self.truncated_at = cut or "completion"
+            self.outcome = outcome
+            if outcome is Outcome.TRUNCATED:
+                self.truncated_at = cut or "completion"
 
     # -- verdict -----------------------------------------------------------------------------------------
     def result(self) -> StreamResult:
@@ -579,6 +670,8 @@ class _Run:
             stats=s,
             contract=self.contract.name,
             end_verified=end_verified,
+            last_event_id=self.parser.last_event_id if self.framing == "sse" else "",
+            retry=self.parser.retry if self.framing == "sse" else None,
         )
 
 
@@ -594,8 +687,7 @@ def _close_source(chunks: object) -> None:
         close()
 
 
-def stream_updates(
-    chunks: Iterable[bytes],
+def _prepare(
     contract: str,
     *,
     cancel: Callable[[], bool] | Any = None,
@@ -606,7 +698,78 @@ def stream_updates(
     max_element_chars: int | None = DEFAULT_LIMITS["max_element_chars"],
     max_events: int | None = DEFAULT_LIMITS["max_events"],
     max_bytes_without_progress: int | None = DEFAULT_LIMITS["max_bytes_without_progress"],
-) -> StreamUpdates:
+    idle_timeout: float | None = None,
+    progress_timeout: float | None = None,
+    deadline: float | None = None,
+    clock: Callable[[], float] = time.monotonic,
+    request_id: str | int | None = None,
+) -> tuple[_Run, Callable[[], bool]]:
+    """Check every argument (every limit, whatever the framing uses; every timeout) and build the run.
+    No I/O. An unknown keyword is a ``TypeError``; a bad value an ``OptionError`` (a ``ValueError``)."""
+    limits = {
+        "max_line_chars": max_line_chars,
+        "max_event_chars": max_event_chars,
+        "max_element_chars": max_element_chars,
+        "max_events": max_events,
+        "max_bytes_without_progress": max_bytes_without_progress,
+    }
+    for name, value in limits.items():
+        check_int(name, value, minimum=1, none=True)
+    check_timeouts(idle_timeout, progress_timeout, deadline)
+    if not callable(clock):
+        raise TypeError("clock must be callable (-> seconds), e.g. time.monotonic")
+    cancelled = _cancel_check(cancel)
+    run = _Run(contract, errors, limits, activity, None, request_id)  # checks contract and request_id
+    # The clocks start last, when every argument is known good: the body is about to be read.
+    run.timeouts = _timeouts(idle_timeout, progress_timeout, deadline, clock)
+    return run, cancelled
+
+
+def _timeouts(
+    idle_timeout: float | None,
+    progress_timeout: float | None,
+    deadline: float | None,
+    clock: Callable[[], float],
+) -> StreamTimeouts | None:
+    if idle_timeout is None and progress_timeout is None and deadline is None:
+        return None
+    return StreamTimeouts(idle_timeout, progress_timeout, deadline, clock)
+
+
+def check_options(contract: str, **options: Any) -> None:
+    """Raise exactly what :func:`stream_updates` would raise for these arguments, without a source.
+
+    For callers that must refuse a bad argument before any I/O (:mod:`lesson_lib.http` checks the
+    contract and the options before it sends a request). An unknown keyword is a ``TypeError``.
+    """
+    _prepare(contract, **options)
+
+
+_OPTIONS_DOC = """
+    Options (keyword-only; each checked before anything is read):
+
+    * ``cancel``: a callable or an object with ``is_set()`` (``threading.Event``, ``asyncio.Event``),
+      checked before every read: set, the outcome is ``cancelled``;
+    * ``activity``: told ``on_bytes(n)`` per read, ``on_event()`` per event or comment and
+      ``on_progress()`` per text delta, stage, finish reason or terminal (see :mod:`lesson_lib.activity`);
+    * ``errors``: ``"strict"`` (default) or ``"replace"`` (decode as a browser does);
+    * limits (``None`` lifts one; defaults in :data:`DEFAULT_LIMITS`): ``max_line_chars`` (SSE and NDJSON
+      lines), ``max_event_chars`` (SSE event data), ``max_element_chars`` (JSON array element),
+      ``max_events``, ``max_bytes_without_progress`` (checked after each read, counted from the end of the
+      read that carried the last progress signal);
+    * timeouts, in seconds, ``None`` by default (a positive finite number, else ``ValueError`` naming it):
+      ``idle_timeout`` (no byte at all), ``progress_timeout`` (no text delta or business stage: bytes and
+      heartbeats do not count), ``deadline`` (the whole answer, from the call). When one runs out the
+      source is closed and the outcome is ``timed_out`` with the clock in ``error.kind``. Over sync reads
+      they are judged between reads (a read that comes back after a clock ran out is not used; a sync
+      source cannot be interrupted, which is why :func:`lesson_lib.http.stream_http` also sets its read
+      timeout from them); over async reads each read is also bounded by the nearest clock. ``clock``
+      (default ``time.monotonic``) is what they are measured with;
+    * ``request_id``: the JSON-RPC id of the request an ``"mcp"`` stream answers (that contract only).
+"""
+
+
+def stream_updates(chunks: Iterable[bytes], contract: str, **options: Any) -> StreamUpdates:
     """Run one stream through every layer, yielding live updates, then the :class:`StreamResult` last.
 
     Updates are the contract's signals (:class:`TextDelta`, :class:`Stage`, :class:`Heartbeat`,
@@ -615,70 +778,21 @@ def stream_updates(
     after the source has been closed.
 
     Cleanup guarantee: ``chunks.close()`` (if it exists) is called exactly once on every path: terminal
-    and end of body, service error, decode error, limit, source exception, ``cancel``, and the caller
-    closing the updates early (``break`` then ``close()``, a ``with`` block, or garbage collection), even
-    before the first read. ``cancel`` (a callable or a ``threading.Event``) is checked before every read.
-
-    ``activity``, if given, is told ``on_bytes(n)`` per read, ``on_event()`` per event or comment and
-    ``on_progress()`` per text delta, stage, finish reason or terminal (see :mod:`lesson_lib.activity`).
-
-    Limits (``None`` lifts one; defaults in :data:`DEFAULT_LIMITS`): ``max_line_chars`` (SSE and NDJSON
-    lines), ``max_event_chars`` (SSE event data), ``max_element_chars`` (JSON array element),
-    ``max_events``, ``max_bytes_without_progress`` (checked after each read, counted from the end of the
-    read that carried the last progress signal). ``errors="replace"`` decodes as a browser does.
+    and end of body, service error, decode error, limit, source exception, ``cancel``, a timeout, and the
+    caller closing the updates early (``break`` then ``close()``, a ``with`` block, or garbage
+    collection), even before the first read.
 
     Raises only for the caller's mistakes: an unknown contract name (``ValueError``) or a bad option.
     """
-    limits = {
-        "max_line_chars": max_line_chars,
-        "max_event_chars": max_event_chars,
-        "max_element_chars": max_element_chars,
-        "max_events": max_events,
-        "max_bytes_without_progress": max_bytes_without_progress,
-    }
     try:
-        run, cancelled = _prepare(contract, cancel, activity, errors, limits)
+        run, cancelled = _prepare(contract, **options)
     except BaseException:
         _close_source(chunks)  # the caller's mistake: the source is still released
         raise
     return StreamUpdates(run, chunks, cancelled)
 
 
-def _prepare(
-    contract: str, cancel: object, activity: Any, errors: str, limits: dict[str, int | None]
-) -> tuple[_Run, Callable[[], bool]]:
-    """Check every argument (every limit, whatever the framing uses) and build the run; no I/O."""
-    for name, value in limits.items():
-        check_int(name, value, minimum=1, none=True)
-    cancelled = _cancel_check(cancel)
-    return _Run(contract, errors, limits, activity), cancelled
-
-
-def check_options(
-    contract: str,
-    *,
-    cancel: Callable[[], bool] | Any = None,
-    activity: _Activity | None = None,
-    errors: str = "strict",
-    max_line_chars: int | None = DEFAULT_LIMITS["max_line_chars"],
-    max_event_chars: int | None = DEFAULT_LIMITS["max_event_chars"],
-    max_element_chars: int | None = DEFAULT_LIMITS["max_element_chars"],
-    max_events: int | None = DEFAULT_LIMITS["max_events"],
-    max_bytes_without_progress: int | None = DEFAULT_LIMITS["max_bytes_without_progress"],
-) -> None:
-    """Raise exactly what :func:`stream_updates` would raise for these arguments, without a source.
-
-    For callers that must refuse a bad argument before any I/O (:mod:`lesson_lib.http` checks the
-    contract and the options before it sends a request). An unknown keyword is a ``TypeError``.
-    """
-    limits = {
-        "max_line_chars": max_line_chars,
-        "max_event_chars": max_event_chars,
-        "max_element_chars": max_element_chars,
-        "max_events": max_events,
-        "max_bytes_without_progress": max_bytes_without_progress,
-    }
-    _prepare(contract, cancel, activity, errors, limits)
+stream_updates.__doc__ = (stream_updates.__doc__ or "") + _OPTIONS_DOC
 
 
 class _OwnedSource:
@@ -697,8 +811,27 @@ class _OwnedSource:
 def _generate(
     run: _Run, source: _OwnedSource, cancelled: Callable[[], bool]
 ) -> Generator[Signal | StreamResult, None, None]:
+    """The sync driver: blocking reads into the one pipeline (:class:`_Run`)."""
     try:
-        yield from run.updates(source.chunks, cancelled)
+        try:
+            reads = iter(source.chunks)
+        except Exception as exc:
+            run.source_failed(exc)
+        else:
+            while not run.stop_before_read(cancelled):
+                try:
+                    chunk = next(reads)
+                except StopIteration:
+                    yield from run.finish()
+                    break
+                except Exception as exc:  # the transport failed (or its read timeout fired)
+                    run.source_failed(exc)
+                    break
+                if run.check_clocks():  # the read came back after a clock ran out: not used
+                    break
+                yield from run.step(chunk)
+                if run.outcome is not None:
+                    break
     finally:
         source.release()
     yield run.result()
@@ -747,5 +880,170 @@ def consume(chunks: Iterable[bytes], contract: str, **options: Any) -> StreamRes
     for update in stream_updates(chunks, contract, **options):
         if isinstance(update, StreamResult):
             result = update
+    assert result is not None
+    return result
+
+
+# --- async: the same pipeline, awaited reads -------------------------------------------------------------
+
+
+async def _aclose_source(chunks: object) -> None:
+    aclose = getattr(chunks, "aclose", None)
+    if callable(aclose):
+        await aclose()
+    else:
+        _close_source(chunks)
+
+
+class _AOwnedSource:
+    """An async chunk source and whether it has been closed: ``aclose()``d once, by whoever is first."""
+
+    def __init__(self, chunks: AsyncIterable[bytes]) -> None:
+        self.chunks = chunks
+        self.open = True
+
+    async def release(self) -> None:
+        if self.open:
+            self.open = False
+            await _aclose_source(self.chunks)
+
+
+async def _agenerate(
+    run: _Run, source: _AOwnedSource, cancelled: Callable[[], bool]
+) -> AsyncGenerator[Signal | StreamResult, None]:
+    """The async driver: awaited reads, each bounded by the nearest clock, into the one pipeline.
+
+    The same calls in the same order as :func:`_generate`; only ``next`` became ``await anext`` inside
+    ``asyncio.timeout``. A ``CancelledError`` (the task was cancelled, or an ``asyncio.timeout()`` around
+    the caller's loop fired) is not caught: the ``finally`` closes the source, then it propagates."""
+    try:
+        try:
+            reads = aiter(source.chunks)
+        except Exception as exc:
+            run.source_failed(exc)
+        else:
+            while not run.stop_before_read(cancelled):
+                budget = run.read_budget()
+                bound = asyncio.timeout(None if budget is None else budget[0])
+                try:
+                    async with bound:
+                        chunk = await anext(reads)
+                except StopAsyncIteration:
+                    for signal in run.finish():
+                        yield signal
+                    break
+                except Exception as exc:
+                    if budget is not None and bound.expired():  # our bound fired, not the source
+                        run.timed_out(run.timeouts.expired() or budget[1])  # type: ignore[union-attr]
+                    else:
+                        run.source_failed(exc)
+                    break
+                if run.check_clocks():
+                    break
+                for signal in run.step(chunk):
+                    yield signal
+                if run.outcome is not None:
+                    break
+    finally:
+        await source.release()
+    yield run.result()
+
+
+#: Cleanups scheduled by AStreamUpdates.__del__, kept alive until they finish.
+_PENDING_CLOSES: set[asyncio.Task[None]] = set()
+
+
+class AStreamUpdates:
+    """What :func:`astream_updates` returns: an async iterator of live updates ending with the result.
+
+    Like :class:`StreamUpdates` it owns the source from the moment it exists: ``aclose()`` (or
+    ``async with``, or ``contextlib.aclosing``) closes it exactly once, whether or not anything was read.
+    Leave the loop early WITHOUT one of these and nothing closes the source at the ``break``: an async
+    generator cannot run its cleanup without the event loop, so Python only schedules it when the
+    object is garbage-collected (the loop's async-generator hooks), or at ``loop.shutdown_asyncgens()``
+    (the end of ``asyncio.run``). If this object is collected with its source still open while a loop
+    runs, it schedules the ``aclose()`` itself.
+    """
+
+    def __init__(self, run: _Run, chunks: AsyncIterable[bytes], cancelled: Callable[[], bool]) -> None:
+        self._source = _AOwnedSource(chunks)
+        self._updates = _agenerate(run, self._source, cancelled)
+
+    def __aiter__(self) -> AStreamUpdates:
+        return self
+
+    async def __anext__(self) -> Signal | StreamResult:
+        return await anext(self._updates)
+
+    async def aclose(self) -> None:
+        """Stop reading: the source is closed (once), and no result follows."""
+        try:
+            await self._updates.aclose()
+        finally:
+            await self._source.release()
+
+    async def __aenter__(self) -> AStreamUpdates:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    def __del__(self) -> None:
+        if not self._source.open:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # no loop: nothing can await the close now (the asyncgen hooks may, later)
+        task = loop.create_task(self._source.release())
+        _PENDING_CLOSES.add(task)
+        task.add_done_callback(_PENDING_CLOSES.discard)
+
+
+def _check_async_source(chunks: object) -> None:
+    if not hasattr(chunks, "__aiter__"):
+        raise TypeError(
+            f"chunks must be an async iterable of bytes, got {type(chunks).__name__}; "
+            "for a sync iterable use consume / stream_updates"
+        )
+
+
+def astream_updates(chunks: AsyncIterable[bytes], contract: str, **options: Any) -> AStreamUpdates:
+    """:func:`stream_updates` over async reads: the same signals in the same order, the result last.
+
+    The same :class:`_Run` is fed, so the signals and the result are those of :func:`stream_updates`
+    for the same bytes, whatever the chunking. The source is ``aclose()``d (``close()`` if it has no
+    ``aclose``) exactly once on every path the loop itself reaches (end of body, service error, limit,
+    source exception, ``cancel``, timeout) and on ``aclose()`` of the updates; for an early ``break`` or
+    an exception in the caller's loop, use ``async with contextlib.aclosing(astream_updates(...)) as
+    updates``. Cancellation of the task (``CancelledError``, an ``asyncio.timeout`` around the loop)
+    closes the source, then propagates; it is never swallowed.
+
+    Arguments are checked here, at the call, before anything is read: a bad one raises and the source
+    is left untouched (nothing can be awaited in this plain function; :func:`aconsume` closes it).
+    """
+    _check_async_source(chunks)
+    run, cancelled = _prepare(contract, **options)
+    return AStreamUpdates(run, chunks, cancelled)
+
+
+astream_updates.__doc__ = (astream_updates.__doc__ or "") + _OPTIONS_DOC
+
+
+async def aconsume(chunks: AsyncIterable[bytes], contract: str, **options: Any) -> StreamResult:
+    """Read the whole async stream and return its :class:`StreamResult`: the result :func:`consume`
+    gives for the same bytes. Never raises for what the stream contains; closes the source exactly once
+    (also on a bad argument, then raises, and on cancellation, then re-raises ``CancelledError``).
+    ``options`` are those of :func:`stream_updates`."""
+    try:
+        updates = astream_updates(chunks, contract, **options)
+    except BaseException:
+        await _aclose_source(chunks)
+        raise
+    result: StreamResult | None = None
+    async with updates:
+        async for update in updates:
+            if isinstance(update, StreamResult):
+                result = update
     assert result is not None
     return result

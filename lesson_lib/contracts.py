@@ -34,6 +34,7 @@ from lesson_lib.sse import Comment, Event
 
 __all__ = [
     "CONTRACTS",
+    "MCP",
     "AnthropicMessages",
     "Contract",
     "FinishReason",
@@ -448,19 +449,99 @@ class Ollama(Contract):
         return signals
 
 
+class MCP(_SSEContract):
+    """MCP Streamable HTTP: JSON-RPC messages over SSE, answering one request (``request_id``).
+
+    The stream is done when the JSON-RPC *response* whose ``id`` equals ``request_id`` arrives (same JSON
+    type: ``1`` and ``"1"`` are different ids): ``result`` is the answer (each ``content`` item of type
+    ``text`` is a :class:`TextDelta`, in order, then a complete :class:`Terminal`); ``error`` (a protocol
+    error) and ``result.isError`` (the tool failed) are service errors, the latter with the tool's text as
+    its message. ``notifications/progress`` is business progress (a :class:`Stage`); a ``ping`` request is
+    a heartbeat; other notifications, server requests and responses to other ids are :class:`Unknown`.
+
+    A priming event (an ``id`` and an empty ``data`` field, sent so the client has an ID to resume from)
+    carries no JSON and is never parsed: it is a :class:`Heartbeat`. An event with an ``id`` and no
+    ``data`` line at all is never dispatched by the SSE layer; only its ID is remembered.
+    """
+
+    name = "mcp"
+    complete_reasons: ClassVar[frozenset[str]] = frozenset()  # completion is the response, not a reason
+
+    def __init__(self, request_id: str | int) -> None:
+        super().__init__()
+        self.request_id = request_id
+
+    def _matches(self, message_id: Any) -> bool:
+        # JSON-RPC ids are strings or numbers, compared with their type (a bool is never an id).
+        return type(message_id) is type(self.request_id) and message_id == self.request_id
+
+    def interpret_event(self, event: Event) -> list[Signal]:
+        if event.data == "":
+            return [Heartbeat("priming")]
+        payload = _loads(event.data)
+        messages = payload if isinstance(payload, list) else [payload]  # a 2025-03-26 batch
+        signals: list[Signal] = []
+        for message in map(_obj, messages):
+            signals.extend(self._message(message))
+        return signals
+
+    def _message(self, message: Mapping[str, Any]) -> list[Signal]:
+        method = message.get("method")
+        if isinstance(method, str):
+            if method == "notifications/progress":
+                return [Stage("progress")]
+            if method == "ping":
+                return [Heartbeat("ping")]
+            return [Unknown(method)]
+        if "result" not in message and "error" not in message:
+            return [Unknown("message")]
+        if not self._matches(message.get("id")):
+            self._count("other_responses")
+            return [Unknown("other-response")]
+        if message.get("error") is not None:
+            return [_error_signal(message["error"], "code")]
+        result = _obj(message.get("result"))
+        content = result.get("content")
+        texts = [
+            item["text"]
+            for item in map(_obj, content if isinstance(content, list) else [])
+            if item.get("type") == "text" and isinstance(item.get("text"), str)
+        ]
+        if result.get("isError") is True:
+            return [ServiceError("tool_error", "".join(texts))]
+        signals: list[Signal] = [TextDelta(text) for text in texts if text]
+        signals.append(Terminal(None, True))
+        return signals
+
+
 CONTRACTS: dict[str, type[Contract]] = {
-    cls.name: cls for cls in (OpenAIChat, OpenAIResponses, AnthropicMessages, Gemini, GeminiJSONArray, Ollama)
+    cls.name: cls
+    for cls in (OpenAIChat, OpenAIResponses, AnthropicMessages, Gemini, GeminiJSONArray, Ollama, MCP)
 }
 
+#: Contracts that answer one request among many on a stream, and so need its id (``request_id``).
+NEEDS_REQUEST_ID = frozenset({"mcp"})
 
-def get_contract(name: str) -> Contract:
+
+def get_contract(name: str, *, request_id: str | int | None = None) -> Contract:
     """A fresh contract object for ``name`` (a key of :data:`CONTRACTS`); each stream needs its own.
 
-    Raises ``ValueError`` naming the known contracts if ``name`` is not one of them.
+    Raises ``ValueError`` naming the known contracts if ``name`` is not one of them. ``request_id`` (a str
+    or an int, the JSON-RPC id of the request the stream answers) is required by ``"mcp"`` and refused by
+    every other contract, by name.
     """
     try:
         cls = CONTRACTS[name]
     except (KeyError, TypeError):
         known = ", ".join(sorted(CONTRACTS))
         raise ValueError(f"unknown contract {name!r}; known contracts: {known}") from None
+    if name in NEEDS_REQUEST_ID:
+        if isinstance(request_id, bool) or not isinstance(request_id, (str, int)):
+            raise ValueError(
+                f"request_id must be the JSON-RPC id (a str or an int) of the request the {name} stream "
+                f"answers; got {request_id!r}"
+            )
+        return MCP(request_id)
+    if request_id is not None:
+        raise ValueError(f"request_id is only for the mcp contract, not {name!r}")
     return cls()

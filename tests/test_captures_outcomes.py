@@ -53,7 +53,8 @@ def expected(capture: dict) -> dict:
 
 
 def test_manifest_covers_every_contract_and_every_file():
-    assert {c["contract"] for c in CAPTURES} == set(CONTRACTS)
+    # MCP answers one JSON-RPC request among many: it is tested in tests/test_async_resume.py instead.
+    assert {c["contract"] for c in CAPTURES} == set(CONTRACTS) - {"mcp"}
     on_disk = {str(p.relative_to(DATA)) for p in DATA.glob("*/*") if p.suffix in {".sse", ".ndjson", ".json"}}
     assert on_disk == set(IDS)
     assert {c["outcome"] for c in CAPTURES} >= {"completed", "incomplete", "truncated", "service_error"}

@@ -20,11 +20,16 @@ from lesson_lib.completion import (
     consume,
     stream_updates,
 )
-from lesson_lib.contracts import CONTRACTS, Heartbeat, Stage, Terminal, TextDelta
+from lesson_lib.contracts import CONTRACTS, NEEDS_REQUEST_ID, Heartbeat, Stage, Terminal, TextDelta
 from lesson_lib.sse import SSEParser
 from tests.strategies import partitions, sse_streams, tricky_text
 
 # --- stream builders -------------------------------------------------------------------------------
+
+
+def ids(contract: str) -> dict:
+    """The per-request option a contract needs (MCP answers one JSON-RPC request id)."""
+    return {"request_id": 1} if contract in NEEDS_REQUEST_ID else {}
 
 
 def sse(*events: str) -> bytes:
@@ -582,7 +587,9 @@ def test_activity_clocks_see_bytes_events_and_progress():
 @settings(max_examples=80, deadline=None)
 @given(st.sampled_from(sorted(CONTRACTS)), st.one_of(st.binary(max_size=200), sse_streams()), st.data())
 def test_arbitrary_bytes_never_raise(contract, body, draw):
-    result = consume(draw.draw(partitions(body)), contract, max_line_chars=50, max_event_chars=50)
+    result = consume(
+        draw.draw(partitions(body)), contract, max_line_chars=50, max_event_chars=50, **ids(contract)
+    )
     assert isinstance(result.outcome, Outcome)
     assert (result.final_text is not None) == (result.outcome is Outcome.COMPLETED and result.end_verified)
     assert not result.end_verified or result.outcome in (Outcome.COMPLETED, Outcome.INCOMPLETE)
@@ -712,7 +719,7 @@ def test_incomplete_streams_carry_end_verified_too():
 def test_every_limit_is_checked_whatever_the_framing_uses(contract, option, bad):
     source = CountingSource([chat("你好")])
     with pytest.raises(ValueError, match=rf"^{option} must be an int >= 1, or None; got "):
-        consume(source, contract, **{option: bad})
+        consume(source, contract, **{option: bad}, **ids(contract))
     assert source.reads == 0 and source.closes == 1
 
 
@@ -796,7 +803,7 @@ def test_long_fields_never_raise_at_the_default_limits(contract, fields, draw):
     # The fuzz test above sets tiny limits; this one keeps the defaults and sends long fields, the
     # class of input that once let int()'s 4,300-digit limit escape as a ValueError.
     body = sse(*(f"{name}: {value}\n" for name, value in fields), "\n") + chat("完成")
-    result = consume(draw.draw(partitions(body)), contract)
+    result = consume(draw.draw(partitions(body)), contract, **ids(contract))
     assert isinstance(result.outcome, Outcome)
 
 

@@ -53,6 +53,7 @@ def test_registry_names_framings_and_fresh_instances():
         "gemini",
         "gemini-json-array",
         "ollama",
+        "mcp",
     }
     framings = {name: cls.framing for name, cls in CONTRACTS.items()}
     assert framings == {
@@ -62,6 +63,7 @@ def test_registry_names_framings_and_fresh_instances():
         "gemini": "sse",
         "gemini-json-array": "json-array",
         "ollama": "ndjson",
+        "mcp": "sse",
     }
     a, b = get_contract("openai-chat"), get_contract("openai-chat")
     assert a is not b and isinstance(a, CONTRACTS["openai-chat"])
@@ -72,16 +74,20 @@ def test_unknown_contract_name_lists_the_known_ones():
         get_contract("openai")
 
 
+def fresh(name: str):
+    return get_contract(name, request_id=1) if name == "mcp" else get_contract(name)
+
+
 @pytest.mark.parametrize("name", [n for n, c in CONTRACTS.items() if c.framing == "sse"])
 def test_sse_comment_is_a_heartbeat_for_every_sse_contract(name):
-    assert get_contract(name).interpret(Comment("ping")) == [Heartbeat("comment")]
+    assert fresh(name).interpret(Comment("ping")) == [Heartbeat("comment")]
 
 
 @pytest.mark.parametrize("name", [n for n, c in CONTRACTS.items() if c.framing == "sse"])
 @pytest.mark.parametrize("bad", ['{"choices": [', "[" * 100_000 + "]" * 100_000, "1" * 5000])
 def test_malformed_json_data_is_a_framing_error(name, bad):
     with pytest.raises(FramingError):
-        get_contract(name).interpret(ev(bad, "message"))
+        fresh(name).interpret(ev(bad, "message"))
 
 
 # --- OpenAI Chat Completions ----------------------------------------------------------------------
@@ -405,7 +411,7 @@ def test_shape_surprises_never_raise():
         None,
     ]
     for name, cls in CONTRACTS.items():
-        contract = get_contract(name)
+        contract = get_contract(name, request_id=1) if name == "mcp" else get_contract(name)
         for value in odd:
             item = ev(value) if cls.framing == "sse" else value
             contract.interpret(item)  # must not raise
