@@ -5,7 +5,7 @@ chunk -> character (:mod:`.decoding`) -> line (:mod:`.lines`) -> event (:mod:`.s
 """
 
 from .chunking import one_byte_chunks, random_partition, split_at, two_piece_splits
-from .completion import Outcome, StreamResult, consume, stream_updates
+from .completion import Outcome, StreamResult, aconsume, astream_updates, consume, stream_updates
 from .decoding import IncrementalUTF8Decoder, decode_each_chunk, incremental_decode, naive_decode
 from .errors import (
     BoundaryError,
@@ -37,6 +37,8 @@ __all__ = [
     "StreamDecodeError",
     "StreamResult",
     "TruncatedCharacterError",
+    "aconsume",
+    "astream_updates",
     "consume",
     "decode_each_chunk",
     "incremental_decode",

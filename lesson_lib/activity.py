@@ -214,9 +214,7 @@ class StreamTimeouts(ActivityClocks):
             "progress_timeout": self.last_progress,
             "deadline": self.started,
         }
-        return {
-            name: since[name] + limit - now for name, limit in self.limits.items() if limit is not None
-        }
+        return {name: since[name] + limit - now for name, limit in self.limits.items() if limit is not None}
 
     def expired(self) -> str | None:
         """The first clock (idle, progress, deadline) that has been idle for at least its limit, else None."""

@@ -242,7 +242,6 @@ class StreamResult:
             )
         return text
 
-
     def _unverified_why(self) -> str:
         if self.stats.events_after_terminal:
             return (

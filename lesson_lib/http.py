@@ -44,16 +44,27 @@ A server or proxy that compresses anyway is named in the error.
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import json as jsonlib
 import ssl
 import time
-from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Generator, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import httpx
 
-from .completion import Outcome, StreamResult, check_options, consume, stream_updates
+from .completion import (
+    AStreamUpdates,
+    Outcome,
+    StreamResult,
+    aconsume,
+    astream_updates,
+    check_options,
+    consume,
+    stream_updates,
+)
 from .contracts import Signal
 from .errors import BoundaryError, TruncatedCharacterError
 from .options import check_int, check_number
@@ -62,11 +73,16 @@ from .sse import Event, SSEParser
 
 __all__ = [
     "ContentEncodingError",
+    "HTTPAReads",
     "HTTPReads",
     "ResumeAttempt",
     "Resumed",
+    "astream_http",
+    "astream_http_updates",
+    "open_areads",
     "open_reads",
     "read_events",
+    "resume_responses",
     "resume_sse",
     "stream_http",
     "stream_http_updates",
@@ -95,7 +111,12 @@ class ContentEncodingError(httpx.DecodingError):
 
 
 def _check_request(
-    url: object, method: object, headers: object, client: object, timeout: object
+    url: object,
+    method: object,
+    headers: object,
+    client: object,
+    timeout: object,
+    client_type: type = httpx.Client,
 ) -> dict[str, str | bytes]:
     """Check the request arguments (no I/O); return the headers to send, ``Accept-Encoding`` included."""
     if not isinstance(url, (str, httpx.URL)):
@@ -104,13 +125,28 @@ def _check_request(
         raise ValueError(f"method must be a non-empty str, got {method!r}")
     if headers is not None and not isinstance(headers, Mapping):
         raise TypeError(f"headers must be a mapping, got {type(headers).__name__}")
-    if client is not None and not isinstance(client, httpx.Client):
-        raise TypeError(f"client must be an httpx.Client, got {type(client).__name__}")
+    if client is not None and not isinstance(client, client_type):
+        raise TypeError(f"client must be an httpx.{client_type.__name__}, got {type(client).__name__}")
     check_number("timeout", timeout, minimum=0, maximum=MAX_TIMEOUT, low_open=True)
     sent: dict[str, str | bytes] = dict(headers or {})
     if not any(name.lower() == "accept-encoding" for name in sent):
         sent["Accept-Encoding"] = "identity"  # the body is read raw: ask for it uncompressed
     return sent
+
+
+def _read_bound(timeout: float, read_timeout: float | None) -> dict[str, Any]:
+    """``build_request`` keywords that bound each body read by ``read_timeout`` (none: the client's)."""
+    return {} if read_timeout is None else {"timeout": httpx.Timeout(timeout, read=read_timeout)}
+
+
+def _clock_read_timeout(options: Mapping[str, Any]) -> float | None:
+    """The read timeout a sync stream needs so that no read outlasts its tightest clock (or None).
+
+    A blocking read cannot be interrupted between reads, so it is bounded by the smallest timeout set:
+    when it fires, :func:`~lesson_lib.completion.consume` finds the clock that ran out (``timed_out``)."""
+    values = [options.get(name) for name in ("idle_timeout", "progress_timeout", "deadline")]
+    set_values = [value for value in values if value is not None]
+    return min(set_values) if set_values else None
 
 
 @functools.cache
@@ -171,21 +207,27 @@ def open_reads(
     headers: Mapping[str, str | bytes] | None = None,
     client: httpx.Client | None = None,
     timeout: float = 10.0,
+    read_timeout: float | None = None,
 ) -> HTTPReads:
     """Send the request and return the response body as :class:`HTTPReads`, not read yet.
 
     ``timeout`` (seconds, above 0 and at most :data:`MAX_TIMEOUT`) bounds connecting and every single read,
-    so a stalled stream cannot hang the caller. The request asks for ``Accept-Encoding: identity`` unless
+    so a stalled stream cannot hang the caller; ``read_timeout`` (seconds), if given, bounds each body read
+    instead (:func:`stream_http` sets it from the stream's timeouts). The request asks for
+    ``Accept-Encoding: identity`` unless
     ``headers`` set that header. Bad arguments raise ``ValueError``/``TypeError`` before any I/O. Raises
     ``httpx.HTTPStatusError`` for a non-2xx status and :class:`ContentEncodingError` for a compressed body
     (after closing the response), and httpx's own errors for a failed connection.
     """
     sent = _check_request(url, method, headers, client, timeout)
+    check_number("read_timeout", read_timeout, minimum=0, maximum=MAX_TIMEOUT, low_open=True, none=True)
     own = httpx.Client(timeout=timeout, trust_env=False, verify=_ssl_context()) if client is None else None
     http = own if own is not None else client
     assert http is not None
     try:
-        request = http.build_request(method, url, json=json, headers=sent)
+        request = http.build_request(
+            method, url, json=json, headers=sent, **_read_bound(timeout, read_timeout)
+        )
         response = http.send(request, stream=True)
     except BaseException:
         if own is not None:
@@ -215,12 +257,25 @@ def stream_http(
 ) -> StreamResult:
     """Read one streamed response through every layer: ``consume(open_reads(...), contract)``.
 
-    ``consume_options`` are :func:`~lesson_lib.completion.consume`'s (``cancel``, ``errors``, limits...).
-    The contract and every option are checked before the request is sent. The response is closed before
-    this returns, whatever the outcome.
+    ``consume_options`` are :func:`~lesson_lib.completion.consume`'s (``cancel``, ``errors``, limits,
+    ``idle_timeout``, ``progress_timeout``, ``deadline``...). The contract and every option are checked
+    before the request is sent. The response is closed before this returns, whatever the outcome.
+
+    Timeouts on a real socket (sync): each read's timeout is the smallest of the clocks set, so no read
+    blocks past it; between reads :func:`~lesson_lib.completion.consume` judges the three clocks with the
+    monotonic clock. The clocks start when the body starts (connecting and the headers are bounded by
+    ``timeout``). When one runs out the response is closed and the outcome is ``timed_out``.
     """
     check_options(contract, **consume_options)  # before open_reads, which checks the rest, sends anything
-    reads = open_reads(url, method=method, json=json, headers=headers, client=client, timeout=timeout)
+    reads = open_reads(
+        url,
+        method=method,
+        json=json,
+        headers=headers,
+        client=client,
+        timeout=timeout,
+        read_timeout=_clock_read_timeout(consume_options),
+    )
     return consume(reads, contract, **consume_options)
 
 
@@ -256,8 +311,166 @@ def _updates(
     timeout: float,
     update_options: dict[str, Any],
 ) -> Generator[Signal | StreamResult, None, None]:
-    reads = open_reads(url, method=method, json=json, headers=headers, client=client, timeout=timeout)
+    reads = open_reads(
+        url,
+        method=method,
+        json=json,
+        headers=headers,
+        client=client,
+        timeout=timeout,
+        read_timeout=_clock_read_timeout(update_options),
+    )
     yield from stream_updates(reads, contract, **update_options)
+
+
+# --- async: the mirror of the functions above, over httpx.AsyncClient ----------------------------------
+
+
+class HTTPAReads:
+    """One HTTP response's body as async reads (``aiter_raw``); ``aclose()`` releases the response.
+
+    The async mirror of :class:`HTTPReads`, made by :func:`open_areads`. If it made its own
+    ``httpx.AsyncClient``, ``aclose()`` closes that client too. Iterate it once.
+    """
+
+    def __init__(self, response: httpx.Response, own_client: httpx.AsyncClient | None = None) -> None:
+        self.response = response
+        self.sizes: list[int] = []
+        self._own_client = own_client
+        self._closed = False
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        async for chunk in self.response.aiter_raw():
+            self.sizes.append(len(chunk))
+            yield chunk
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    async def aclose(self) -> None:
+        """Close the response (and an own client). Idempotent; completes even if cancelled meanwhile."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            await self.response.aclose()
+        finally:
+            if self._own_client is not None:
+                await self._own_client.aclose()
+
+    async def __aenter__(self) -> HTTPAReads:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    def __repr__(self) -> str:
+        state = "closed" if self._closed else "open"
+        return f"HTTPAReads({self.response.status_code}, {len(self.sizes)} reads so far, {state})"
+
+
+async def open_areads(
+    url: str,
+    *,
+    method: str = "POST",
+    json: Any = None,
+    headers: Mapping[str, str | bytes] | None = None,
+    client: httpx.AsyncClient | None = None,
+    timeout: float = 10.0,
+) -> HTTPAReads:
+    """:func:`open_reads` over ``httpx.AsyncClient``: send the request, return the unread body.
+
+    The same checks (before any I/O), the same ``Accept-Encoding: identity``, the same errors; a
+    cancellation while connecting closes what was opened and propagates.
+    """
+    sent = _check_request(url, method, headers, client, timeout, httpx.AsyncClient)
+    own = (
+        httpx.AsyncClient(timeout=timeout, trust_env=False, verify=_ssl_context()) if client is None else None
+    )
+    http = own if own is not None else client
+    assert http is not None
+    try:
+        request = http.build_request(method, url, json=json, headers=sent)
+        response = await http.send(request, stream=True)
+    except BaseException:
+        if own is not None:
+            await own.aclose()
+        raise
+    reads = HTTPAReads(response, own)
+    try:
+        if not response.is_success:
+            response.raise_for_status()
+        encoding = response.headers.get("Content-Encoding", "identity").strip()
+        if encoding.lower() not in ("", "identity"):
+            raise ContentEncodingError(encoding, request=request)
+    except BaseException:
+        await reads.aclose()
+        raise
+    return reads
+
+
+async def astream_http(
+    url: str,
+    contract: str,
+    *,
+    method: str = "POST",
+    json: Any = None,
+    headers: Mapping[str, str | bytes] | None = None,
+    client: httpx.AsyncClient | None = None,
+    timeout: float = 10.0,
+    **consume_options: Any,
+) -> StreamResult:
+    """:func:`stream_http` over async reads: ``await aconsume(await open_areads(...), contract)``.
+
+    The same arguments and guarantees: every argument checked before the request; the response closed
+    before this returns, whatever the outcome, and also when the calling task is cancelled (the
+    ``CancelledError`` then propagates). Timeouts: each read is awaited inside ``asyncio.timeout`` set to
+    the nearest clock, so a clock fires on time even in the middle of a read.
+    """
+    check_options(contract, **consume_options)
+    _check_request(url, method, headers, client, timeout, httpx.AsyncClient)
+    reads = await open_areads(url, method=method, json=json, headers=headers, client=client, timeout=timeout)
+    return await aconsume(reads, contract, **consume_options)
+
+
+def astream_http_updates(
+    url: str,
+    contract: str,
+    *,
+    method: str = "POST",
+    json: Any = None,
+    headers: Mapping[str, str | bytes] | None = None,
+    client: httpx.AsyncClient | None = None,
+    timeout: float = 10.0,
+    **update_options: Any,
+) -> AsyncGenerator[Signal | StreamResult, None]:
+    """:func:`stream_http_updates` over async reads: live signals, the result last.
+
+    Arguments are checked here, at the call; the request is sent when the generator is first advanced.
+    Leave it early inside ``async with contextlib.aclosing(astream_http_updates(...)) as updates``: that
+    closes the response at the ``break`` (without it, only the garbage collector's asyncgen hooks would).
+    """
+    check_options(contract, **update_options)
+    _check_request(url, method, headers, client, timeout, httpx.AsyncClient)
+    return _aupdates(url, contract, method, json, headers, client, timeout, update_options)
+
+
+async def _aupdates(
+    url: str,
+    contract: str,
+    method: str,
+    json: Any,
+    headers: Mapping[str, str | bytes] | None,
+    client: httpx.AsyncClient | None,
+    timeout: float,
+    update_options: dict[str, Any],
+) -> AsyncGenerator[Signal | StreamResult, None]:
+    reads = await open_areads(url, method=method, json=json, headers=headers, client=client, timeout=timeout)
+    updates: AStreamUpdates = astream_updates(reads, contract, **update_options)
+    async with contextlib.aclosing(updates):
+        async for update in updates:
+            yield update
 
 
 # --- reconnecting ----------------------------------------------------------------------------------------
@@ -323,6 +536,8 @@ def resume_sse(
     resend_without_id: bool = False,
     timeout: float = 10.0,
     sleep: Callable[[float], None] = time.sleep,
+    request_id: str | int | None = None,
+    resume_method: str | None = None,
 ) -> Resumed:
     """Read an event stream, reconnecting after a cut with ``Last-Event-ID``, at most ``max_attempts`` times.
 
@@ -339,11 +554,22 @@ def resume_sse(
     it was resumed from until that connection sends another. The events a connection completed before an
     error in the same read are kept, whatever the cuts.
 
-    Every argument is checked before the first request: ``contract`` (a known name or ``None``),
-    ``max_attempts`` (1 to 100), ``retry_ms`` (an int >= 0), ``max_wait`` (0 to 3600 s), ``timeout``.
+    MCP Streamable HTTP (``contract="mcp"``, with the ``request_id`` of the JSON-RPC request): the first
+    connection is the ``POST`` of the request, and the server may close it before the response, after an
+    event id (a priming event); the client then resumes with ``GET`` and ``Last-Event-ID``: pass
+    ``method="POST"``, ``json=<the request>``, ``resume_method="GET"``. A resumption sends no body.
+
+    Every argument is checked before the first request: ``contract`` (a known name or ``None``) and its
+    ``request_id``, ``max_attempts`` (1 to 100), ``retry_ms`` (an int >= 0), ``max_wait`` (0 to 3600 s),
+    ``timeout``, ``resume_method`` (a method name or ``None``: the same as ``method``).
     """
+    contract_options: dict[str, Any] = {} if request_id is None else {"request_id": request_id}
     if contract is not None:
-        check_options(contract)
+        check_options(contract, **contract_options)
+    elif request_id is not None:
+        raise ValueError("request_id needs a contract (mcp)")
+    if resume_method is not None:
+        _check_request(url, resume_method, headers, client, timeout)
     check_int("max_attempts", max_attempts, minimum=1, maximum=100)
     check_int("retry_ms", retry_ms, minimum=0)
     check_number("max_wait", max_wait, minimum=0, maximum=MAX_TIMEOUT)
@@ -367,7 +593,16 @@ def resume_sse(
             sent["Last-Event-ID"] = last_id.encode("utf-8")
         # A re-sent request starts a new answer: its events go into a list of their own.
         target: list[Event] = [] if resend else events
-        attempt, answered = _read_once(url, method, json, sent, client, timeout, target)
+        resuming = number > 0 and bool(last_id) and resume_method is not None
+        attempt, answered = _read_once(
+            url,
+            resume_method if resuming else method,  # type: ignore[arg-type]
+            None if resuming else json,
+            sent,
+            client,
+            timeout,
+            target,
+        )
         if resend and answered:  # the new answer replaces the old one; a refused resend changes nothing
             discarded += len(events)
             events = target
@@ -382,15 +617,103 @@ def resume_sse(
             stopped = f"{attempt.ended}: a new connection cannot repair it"
             break
         if contract is not None:
-            outcome = consume([encode_events(events)], contract).outcome
+            outcome = consume([encode_events(events)], contract, **contract_options).outcome
             if outcome is not Outcome.TRUNCATED:
                 stopped = str(outcome)
                 break
         elif attempt.ended == "end of body" and attempt.cut_inside is None:
             stopped = "end of body"
             break
-    result = consume([encode_events(events)], contract) if contract is not None else None
+    result = consume([encode_events(events)], contract, **contract_options) if contract is not None else None
     return Resumed(events, attempts, last_id, retry, stopped, result, discarded)
+
+
+def _sequence_number(event: Event) -> int | None:
+    try:
+        payload = jsonlib.loads(event.data)
+    except ValueError:
+        return None
+    value = payload.get("sequence_number") if isinstance(payload, dict) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _response_id(events: list[Event]) -> str | None:
+    for event in events:
+        try:
+            payload = jsonlib.loads(event.data)
+        except ValueError:
+            continue
+        response = payload.get("response") if isinstance(payload, dict) else None
+        if isinstance(response, dict) and isinstance(response.get("id"), str):
+            return response["id"]
+    return None
+
+
+def _default_resume_url(url: str, response_id: str | None, after: int) -> str:
+    base = f"{url.rstrip('/')}/{response_id}" if response_id else url
+    return f"{base}?stream=true&starting_after={after}"
+
+
+def resume_responses(
+    url: str,
+    *,
+    json: Any = None,
+    headers: Mapping[str, str] | None = None,
+    client: httpx.Client | None = None,
+    max_attempts: int = 3,
+    timeout: float = 10.0,
+    resume_url: Callable[[str, str | None, int], str] = _default_resume_url,
+) -> Resumed:
+    """Read an OpenAI Responses stream, resuming a dropped one from its last ``sequence_number``.
+
+    The first connection POSTs ``json`` to ``url`` (a background response: ``"background": true`` and
+    ``"stream": true``). After a drop, each reconnection GETs ``resume_url(url, response_id, N)``, by
+    default ``{url}/{response_id}?stream=true&starting_after=N``, where ``N`` is the sequence number of the
+    last complete event received and ``response_id`` comes from the ``response.created`` event: the server
+    replays the events after ``N``, so none is duplicated or skipped. It stops when
+    ``consume(events, "openai-responses")`` is no longer ``truncated``, or after ``max_attempts``.
+
+    Chat Completions has no such thing: its events carry no sequence number or id, and re-sending the
+    request starts a new, different answer. ``Resumed.last_event_id`` holds the last sequence number as
+    a string (Responses events carry no SSE ``id``).
+    """
+    check_int("max_attempts", max_attempts, minimum=1, maximum=100)
+    if not callable(resume_url):
+        raise TypeError("resume_url must be callable (url, response_id, after) -> str")
+    sent = _check_request(url, "POST", headers, client, timeout)
+    events: list[Event] = []
+    attempts: list[ResumeAttempt] = []
+    stopped, last = "max_attempts", None
+    for number in range(max_attempts):
+        before = len(events)
+        if number == 0:
+            target, method, body = url, "POST", json
+        else:
+            if last is None:
+                stopped = "no sequence number to resume from"
+                break
+            target, method, body = resume_url(url, _response_id(events), last), "GET", None
+        attempt, _ = _read_once(
+            target,
+            method,
+            body,
+            dict(sent),
+            client,
+            timeout,
+            events,
+        )
+        numbers = [n for n in map(_sequence_number, events[before:]) if n is not None]
+        last = numbers[-1] if numbers else last
+        attempts.append(attempt)
+        if attempt.ended.startswith("HTTP ") or attempt.ended in ("StreamDecodeError", "LimitExceededError"):
+            stopped = f"{attempt.ended}: a new connection cannot repair it"
+            break
+        outcome = consume([encode_events(events)], "openai-responses").outcome
+        if outcome is not Outcome.TRUNCATED:
+            stopped = str(outcome)
+            break
+    result = consume([encode_events(events)], "openai-responses")
+    return Resumed(events, attempts, "" if last is None else str(last), None, stopped, result)
 
 
 def read_events(reads: Iterable[bytes], parser: SSEParser, events: list[Event]) -> tuple[str, str | None]:

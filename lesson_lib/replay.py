@@ -18,7 +18,12 @@
   chunk is sent, so an HTTP client can tell the body was cut (``drop_count`` limits this to the first
   responses);
 * a request with ``Last-Event-ID`` resumes after the event whose ``id`` field set that ID (the body is cut at
-  event boundaries found by :class:`~lesson_lib.sse.SSEParser`); an unknown ID replays the whole body.
+  event boundaries found by :class:`~lesson_lib.sse.SSEParser`); an unknown ID replays the whole body. Any
+  method resumes, so an MCP client's ``GET`` with ``Last-Event-ID`` after a ``POST`` works;
+* a request whose query has ``starting_after=N`` (OpenAI Responses background mode:
+  ``GET /responses/{id}?stream=true&starting_after=N``) gets the events whose JSON ``sequence_number`` is
+  above N, from the start of the first such event (nothing, if there is none); it takes precedence over
+  ``Last-Event-ID``. ``drop_after`` counts from where a response starts.
 
 The server is bounded: it stops by itself after ``max_lifetime`` seconds or ``max_requests`` requests, and
 a connection idle for ``idle_timeout`` seconds is closed. It counts connections opened and closed, so a test
@@ -31,8 +36,10 @@ from __future__ import annotations
 import contextlib
 import http.server
 import ipaddress
+import json
 import socket
 import threading
+import urllib.parse
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -78,6 +85,7 @@ class ReplayRequest:
     path: str
     last_event_id: str | None
     start: int
+    starting_after: int | None = None  # a Responses-style resumption: the sequence number asked after
 
 
 class _Analysis:
@@ -87,10 +95,16 @@ class _Analysis:
         parser = SSEParser(errors="replace", max_line_chars=None, max_event_chars=None)
         self.boundaries = {0}  # offsets where the bytes before end at an event boundary
         self.id_ends: dict[str, int] = {}  # last event ID -> offset just after the block that set it
+        self.sequence_starts: list[tuple[int, int]] = []  # (sequence_number, offset its event starts at)
         last_id = ""
+        block_start = 0
         for offset in range(len(body)):
-            parser.feed(body[offset : offset + 1])
+            dispatched = parser.feed(body[offset : offset + 1])
             end = offset + 1
+            for event in dispatched:
+                number = _sequence_number(event.data)
+                if number is not None:
+                    self.sequence_starts.append((number, block_start))
             if parser.last_event_id != last_id:
                 last_id = parser.last_event_id
                 # A blank line ended by CR dispatches at the CR; its LF still belongs to that line ending.
@@ -98,6 +112,31 @@ class _Analysis:
                 self.id_ends.setdefault(last_id, end + skip)
             if not parser.has_pending_event and parser.pending_line_chars == 0 and not parser.after_cr:
                 self.boundaries.add(end)
+                block_start = end
+
+    def after_sequence(self, after: int) -> int | None:
+        """Where the first event whose ``sequence_number`` is above ``after`` starts (None: no such event)."""
+        return next((start for number, start in self.sequence_starts if number > after), None)
+
+
+def _sequence_number(data: str) -> int | None:
+    try:
+        payload = json.loads(data)
+    except ValueError:
+        return None
+    value = payload.get("sequence_number") if isinstance(payload, dict) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _starting_after(path: str) -> int | None:
+    """The ``starting_after`` query parameter of a request path, if it is an int."""
+    values = urllib.parse.parse_qs(urllib.parse.urlsplit(path).query).get("starting_after")
+    if not values:
+        return None
+    try:
+        return int(values[-1])
+    except ValueError:
+        return None
 
 
 class _Server(http.server.ThreadingHTTPServer):
@@ -378,7 +417,11 @@ class ReplayServer:
     ) -> tuple[list[tuple[bytes, bool]], int | None] | None:
         """The pieces of one response, each with "a heartbeat follows", and its drop point."""
         start = 0
-        if last_event_id:
+        after = _starting_after(path)
+        if after is not None:  # OpenAI Responses: the events whose sequence_number is above ``after``
+            found = self._analysed().after_sequence(after)
+            start = len(self.body) if found is None else found
+        elif last_event_id:
             start = self._analysed().id_ends.get(last_event_id, 0)
         with self._lock:
             number = len(self._requests)
@@ -386,7 +429,7 @@ class ReplayServer:
                 refuse = True
             else:
                 refuse = False
-                self._requests.append(ReplayRequest(method, path, last_event_id, start))
+                self._requests.append(ReplayRequest(method, path, last_event_id, start, after))
         if refuse:
             threading.Thread(target=self.stop, daemon=True).start()
             return None
