@@ -14,6 +14,10 @@
   where the bytes sent so far end at an event boundary. Elsewhere that heartbeat is skipped: inside an event
   its blank line would dispatch the event early, cutting it in two, and inside a line it would corrupt the
   line. (A real proxy that injects keep-alives blindly has exactly this bug.);
+* ``stall_after=k`` with ``stall_for=s`` makes the server hang after the k-th piece for s seconds before it
+  goes on, as a generation that hangs does: silent, or, with ``heartbeat_every``, sending a heartbeat every
+  ``delay`` seconds meanwhile (when the bytes so far end at an event boundary), so that the connection looks
+  alive while the answer does not move. A client that closes its end is noticed at once, even while silent;
 * ``drop_after=n`` ends a response abruptly after n body bytes: the socket is shut down and no terminating
   chunk is sent, so an HTTP client can tell the body was cut (``drop_count`` limits this to the first
   responses);
@@ -37,8 +41,10 @@ import contextlib
 import http.server
 import ipaddress
 import json
+import select
 import socket
 import threading
+import time
 import urllib.parse
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -139,6 +145,11 @@ def _starting_after(path: str) -> int | None:
         return None
 
 
+def heartbeat_at_boundary(owner: ReplayServer, offset: int) -> bool:
+    """Do the body's bytes before ``offset`` end at an event boundary (where a heartbeat is harmless)?"""
+    return offset in owner._analysed().boundaries
+
+
 class _Server(http.server.ThreadingHTTPServer):
     daemon_threads = False  # handler threads are joined by server_close(), so counts are final after stop()
     block_on_close = True
@@ -193,7 +204,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             self.end_headers()
             self.close_connection = True
             return
-        pieces, drop_after = plan
+        pieces, drop_after, self._start = plan
         self.send_response(200)
         self.send_header("Content-Type", owner.content_type)
         self.send_header("Cache-Control", "no-cache")
@@ -207,9 +218,38 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         except OSError:  # the client went away mid-body (it closed its response early)
             self.close_connection = True
 
+    def _peer_closed(self, wait: float) -> bool:
+        """Wait up to ``wait`` seconds; ``True`` as soon as the client has closed its end."""
+        readable, _, _ = select.select([self.connection], [], [], wait)
+        if not readable:
+            return False
+        try:
+            if self.connection.recv(1, socket.MSG_PEEK) == b"":
+                return True
+        except OSError:
+            return True
+        self.server.owner._stopping.wait(wait)  # the client sent bytes (not a close): just wait
+        return False
+
+    def _stall(self, owner: ReplayServer, at_boundary: bool) -> None:
+        """Hang for ``stall_for`` seconds: silent, or a heartbeat every ``delay`` (at an event boundary)."""
+        deadline = time.monotonic() + owner.stall_for
+        step = owner.delay if owner.heartbeat_every is not None and owner.delay else 0.05
+        while not owner._stopping.is_set():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            if self._peer_closed(min(step, left)):
+                raise ConnectionResetError("the client closed its end during the stall")
+            if owner.heartbeat_every is not None and at_boundary and time.monotonic() < deadline:
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(HEARTBEAT), HEARTBEAT))
+                owner._count("heartbeats_sent")
+
     def _write_pieces(self, owner: ReplayServer, pieces: list[tuple[bytes, bool]], drop: int | None) -> None:
         sent = 0
         for index, (piece, heartbeat) in enumerate(pieces):
+            if index and index == owner.stall_after:
+                self._stall(owner, heartbeat_at_boundary(owner, self._start + sent))
             if index and owner.delay:
                 owner._stopping.wait(owner.delay)
             if owner._stopping.is_set():
@@ -247,6 +287,8 @@ class ReplayServer:
         *,
         delay: float = 0.0,
         heartbeat_every: int | None = None,
+        stall_after: int | None = None,
+        stall_for: float = 0.0,
         drop_after: int | None = None,
         drop_count: int | None = None,
         content_type: str = "text/event-stream; charset=utf-8",
@@ -263,6 +305,8 @@ class ReplayServer:
             raise ValueError(f"ReplayServer binds only an IPv4 loopback address (127.0.0.1), not {host!r}")
         check_number("delay", delay, minimum=0, maximum=MAX_DELAY)
         check_int("heartbeat_every", heartbeat_every, minimum=1, none=True)
+        check_int("stall_after", stall_after, minimum=0, none=True)
+        check_number("stall_for", stall_for, minimum=0, maximum=MAX_DELAY)
         check_int("drop_after", drop_after, minimum=0, none=True)
         check_int("drop_count", drop_count, minimum=0, none=True)
         check_number("max_lifetime", max_lifetime, minimum=0, maximum=3600, low_open=True)
@@ -278,6 +322,8 @@ class ReplayServer:
         self.cuts = sorted(set(cuts))
         self.delay = delay
         self.heartbeat_every = heartbeat_every
+        self.stall_after = stall_after
+        self.stall_for = stall_for
         self.drop_after = drop_after
         self.drop_count = drop_count
         self.content_type = content_type
@@ -414,8 +460,8 @@ class ReplayServer:
 
     def _plan(
         self, method: str, path: str, last_event_id: str | None
-    ) -> tuple[list[tuple[bytes, bool]], int | None] | None:
-        """The pieces of one response, each with "a heartbeat follows", and its drop point."""
+    ) -> tuple[list[tuple[bytes, bool]], int | None, int] | None:
+        """The pieces of one response, each with "a heartbeat follows", its drop point and its start."""
         start = 0
         after = _starting_after(path)
         if after is not None:  # OpenAI Responses: the events whose sequence_number is above ``after``
@@ -446,4 +492,4 @@ class ReplayServer:
             if end > bounds[index]:  # an empty chunk would be the terminating one
                 pieces.append((self.body[bounds[index] : end], heartbeat))
         drops = self.drop_after is not None and (self.drop_count is None or number < self.drop_count)
-        return pieces, self.drop_after if drops else None
+        return pieces, self.drop_after if drops else None, start

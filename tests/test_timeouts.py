@@ -1,0 +1,209 @@
+"""Three clocks on a stream: idle_timeout (no bytes), progress_timeout (no business progress), deadline.
+
+Fake clocks prove the rules exactly (sync reads judged between reads); real clocks on a real socket
+(ReplayServer with small fixed delays, tenths of a second) prove that the monotonic clock is what drives
+them, sync and async. The real-socket tests assert outcomes and which clock fired, never timings.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+
+import pytest
+
+from lesson_lib import Outcome, aconsume, consume
+from lesson_lib.activity import StreamTimeouts
+from lesson_lib.http import astream_http, stream_http
+from lesson_lib.replay import ReplayServer
+from tests.test_completion import TEXT, anthropic, chat
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class TimedSource:
+    """Reads that each take ``seconds`` on a fake clock: ``[(seconds, chunk), ...]``; counts close()."""
+
+    def __init__(self, clock: FakeClock, reads: list[tuple[float, bytes]]) -> None:
+        self.clock, self.reads, self.closes = clock, list(reads), 0
+
+    def __iter__(self):
+        for seconds, chunk in self.reads:
+            self.clock.now += seconds
+            yield chunk
+
+    def close(self) -> None:
+        self.closes += 1
+
+
+def events(body: bytes) -> list[bytes]:
+    """The body cut after every blank line: one event per read."""
+    pieces = body.split(b"\n\n")
+    return [piece + b"\n\n" for piece in pieces[:-1]]
+
+
+PING = b'event: ping\ndata: {"type": "ping"}\n\n'
+ANSWER = anthropic(*TEXT)
+START = events(ANSWER)[:3]  # message_start, content_block_start, the first text delta
+
+
+# --- the rules, on a fake clock ------------------------------------------------------------------------
+
+
+def test_heartbeats_keep_idle_quiet_but_trip_progress():
+    clock = FakeClock()
+    reads = [(0.1, piece) for piece in START] + [(0.1, PING)] * 10
+    source = TimedSource(clock, reads)
+    result = consume(source, "anthropic-messages", idle_timeout=0.5, progress_timeout=0.35, clock=clock)
+    assert result.outcome is Outcome.TIMED_OUT and result.error.kind == "progress_timeout"
+    assert result.text == TEXT[0] and source.closes == 1
+    assert result.final_text is None and result.stats.heartbeats >= 3
+    # With an idle timeout alone, the same pings keep the stream "alive" to its (truncated) end.
+    alone = consume(TimedSource(FakeClock(), reads), "anthropic-messages", idle_timeout=0.5, clock=clock)
+    assert alone.outcome is Outcome.TRUNCATED
+
+
+def test_silence_trips_idle_before_progress():
+    clock = FakeClock()
+    source = TimedSource(clock, [(0.1, piece) for piece in START] + [(2.0, PING)])
+    result = consume(source, "anthropic-messages", idle_timeout=0.5, progress_timeout=0.8, clock=clock)
+    assert result.error.kind == "idle_timeout" and result.outcome is Outcome.TIMED_OUT
+    assert result.stats.bytes == sum(map(len, START))  # the late read was not used
+
+
+def test_deadline_trips_on_a_slow_but_progressing_stream():
+    clock = FakeClock()
+    pieces = events(ANSWER)
+    source = TimedSource(clock, [(0.1, piece) for piece in pieces])
+    result = consume(source, "anthropic-messages", idle_timeout=0.5, deadline=0.45, clock=clock)
+    assert result.outcome is Outcome.TIMED_OUT and result.error.kind == "deadline"
+    assert result.error.offset == sum(map(len, pieces[:4])) == result.stats.bytes
+    fast = consume(TimedSource(FakeClock(), [(0.01, p) for p in pieces]), "anthropic-messages", deadline=0.45)
+    assert fast.outcome is Outcome.COMPLETED
+
+
+def test_a_clock_running_out_after_the_terminal_keeps_the_verdict():
+    clock = FakeClock()
+    source = TimedSource(clock, [(0.0, ANSWER), (5.0, b"")])
+    result = consume(source, "anthropic-messages", idle_timeout=1.0, clock=clock)
+    assert result.outcome is Outcome.COMPLETED and result.error.kind == "idle_timeout"
+
+
+def test_stream_timeouts_judge_in_order_and_report_the_nearest():
+    clock = FakeClock()
+    clocks = StreamTimeouts(idle_timeout=1.0, progress_timeout=2.0, deadline=3.0, clock=clock)
+    assert clocks.budget() == (1.0, "idle_timeout") and clocks.expired() is None
+    clock.now = 0.9
+    clocks.on_bytes(10)  # a heartbeat's bytes: the byte clock moves, progress does not
+    clocks.on_event()
+    assert clocks.budget() == pytest.approx((1.0, "idle_timeout"))
+    clock.now = 1.5
+    clocks.on_bytes(10)
+    assert clocks.budget() == pytest.approx((0.5, "progress_timeout"))
+    clock.now = 2.0
+    assert clocks.expired() == "progress_timeout"
+    clock.now = 5.0
+    assert clocks.expired() == "idle_timeout"  # the most basic failure first
+    assert StreamTimeouts().budget() is None and not StreamTimeouts().active
+
+
+@pytest.mark.parametrize("name", ["idle_timeout", "progress_timeout", "deadline"])
+@pytest.mark.parametrize("bad", [0, -1, math.nan, math.inf, True, "1", 1e9])
+def test_a_bad_timeout_is_a_value_error_naming_it_before_any_io(name, bad):
+    source = TimedSource(FakeClock(), [(0.0, chat("你好"))])
+    with pytest.raises(ValueError, match=rf"^{name} must be a number > 0 and <= 86400 seconds, or None"):
+        consume(source, "openai-chat", **{name: bad})
+    assert source.closes == 1
+    with ReplayServer(chat("你好")) as server:
+        with pytest.raises(ValueError, match=name):
+            stream_http(server.url, "openai-chat", **{name: bad})
+        with pytest.raises(ValueError, match=name):
+            asyncio.run(astream_http(server.url, "openai-chat", **{name: bad}))
+        assert server.connections_opened == 0  # nothing was sent
+
+
+# --- real clocks on a real socket, sync and async -----------------------------------------------------------
+
+
+def cuts_at_events(body: bytes) -> list[int]:
+    offsets, total = [], 0
+    for piece in events(body)[:-1]:
+        total += len(piece)
+        offsets.append(total)
+    return offsets
+
+
+def hanging_server(heartbeats: bool) -> ReplayServer:
+    """A generation that hangs after its first text delta: behind pings (heartbeats), or in silence."""
+    return ReplayServer(
+        ANSWER,
+        cuts_at_events(ANSWER),
+        delay=0.1,
+        heartbeat_every=1 if heartbeats else None,
+        stall_after=3,
+        stall_for=10.0,
+    )
+
+
+def both_ways(url: str, **options):
+    sync = stream_http(url, "anthropic-messages", **options)
+    async_ = asyncio.run(astream_http(url, "anthropic-messages", **options))
+    return sync, async_
+
+
+def test_a_server_sending_only_heartbeats_trips_progress_not_idle():
+    with hanging_server(heartbeats=True) as server:
+        for result in both_ways(server.url, idle_timeout=0.5, progress_timeout=0.8):
+            assert result.outcome is Outcome.TIMED_OUT and result.error.kind == "progress_timeout"
+            assert result.text == TEXT[0] and result.stats.heartbeats >= 1
+        assert server.heartbeats_sent >= 2
+        assert server.wait_idle(3.0)
+
+
+def test_a_silent_server_trips_idle():
+    with hanging_server(heartbeats=False) as server:
+        for result in both_ways(server.url, idle_timeout=0.3, progress_timeout=0.8):
+            assert result.outcome is Outcome.TIMED_OUT and result.error.kind == "idle_timeout"
+            assert result.text == TEXT[0]
+        assert server.wait_idle(3.0)
+
+
+def test_the_deadline_trips_on_a_slow_but_progressing_stream():
+    with ReplayServer(ANSWER, cuts_at_events(ANSWER), delay=0.1) as server:
+        for result in both_ways(server.url, idle_timeout=0.5, progress_timeout=0.5, deadline=0.35):
+            assert result.outcome is Outcome.TIMED_OUT and result.error.kind == "deadline"
+            assert result.text and result.text != "".join(TEXT)
+        for result in both_ways(server.url, idle_timeout=0.5, progress_timeout=0.5, deadline=5.0):
+            assert result.outcome is Outcome.COMPLETED  # the same stream, within its deadline
+        assert server.wait_idle(3.0)
+
+
+def test_async_idle_timeout_fires_inside_a_read():
+    # An async read is bounded by the nearest clock: the silent stall is interrupted, not waited out.
+    async def main():
+        with hanging_server(heartbeats=False) as server:
+            result = await aconsume_http(server.url)
+            return result, server.wait_idle(3.0)
+
+    async def aconsume_http(url):
+        return await astream_http(url, "anthropic-messages", idle_timeout=0.3)
+
+    result, idle = asyncio.run(main())
+    assert result.outcome is Outcome.TIMED_OUT and result.error.kind == "idle_timeout" and idle
+
+
+def test_aconsume_accepts_the_same_timeouts():
+    async def slow():
+        for piece in START:
+            yield piece
+        await asyncio.sleep(5)
+        yield PING
+
+    result = asyncio.run(aconsume(slow(), "anthropic-messages", idle_timeout=0.2))
+    assert result.outcome is Outcome.TIMED_OUT and result.error.kind == "idle_timeout"
