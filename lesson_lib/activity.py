@@ -24,6 +24,7 @@ from .options import check_number
 __all__ = [
     "TIMEOUT_KINDS",
     "ActivityClocks",
+    "ActivityLog",
     "IdleVerdict",
     "Liveness",
     "StreamTimeouts",
@@ -228,3 +229,33 @@ class StreamTimeouts(ActivityClocks):
             return None
         name = min(left, key=lambda key: (left[key], TIMEOUT_KINDS.index(key)))
         return max(left[name], 0.0), name
+
+
+class ActivityLog(ActivityClocks):
+    """Activity clocks that also remember every move, for a picture: ``marks`` is a list of
+    ``(seconds since start, clock)`` with clock ``"byte"``, ``"event"`` or ``"progress"``.
+
+    Pass it as ``activity=`` to :func:`~lesson_lib.completion.consume` with the same injected clock as the
+    stream's timeouts, and :func:`lesson_lib.viz.draw_clock_timeline` draws what each clock saw. It records
+    times and clock names only, never content.
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__(clock)
+        self.marks: list[tuple[float, str]] = []
+
+    def _mark(self, name: str) -> None:
+        self.marks.append((self.clock() - self.started, name))
+
+    def on_bytes(self, n: int) -> None:
+        super().on_bytes(n)
+        if n > 0:
+            self._mark("byte")
+
+    def on_event(self) -> None:
+        super().on_event()
+        self._mark("event")
+
+    def on_progress(self) -> None:
+        super().on_progress()
+        self._mark("progress")

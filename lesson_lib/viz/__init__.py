@@ -8,7 +8,7 @@ same machine (no timestamp, no software tag).
 One module per concern: :mod:`.glyphs` (which characters are drawn as glyphs, in which font),
 :mod:`.png` (PNG output, cached rasters), :mod:`.strip` (the byte strip), :mod:`.layers` (every layer,
 read by read), :mod:`.outcome_map` (what a stream proves per cut-off), :mod:`.course_map` (the five
-boundaries); :mod:`.common` holds what they share.
+boundaries), :mod:`.timeline` (the three clocks of one stream); :mod:`.common` holds what they share.
 """
 
 from __future__ import annotations
@@ -51,6 +51,7 @@ from .layers import (
 from .outcome_map import OUTCOME_COLOURS, OutcomeMapPicture, draw_outcome_map, outcome_label
 from .png import figure_png, show
 from .strip import CELL_W, ByteStripPicture, _lighter, draw_byte_strip, strip_figsize
+from .timeline import draw_clock_timeline
 
 __all__ = [
     "CELL_W",
@@ -64,6 +65,7 @@ __all__ = [
     "chunk_text",
     "default_columns",
     "draw_byte_strip",
+    "draw_clock_timeline",
     "draw_layers",
     "draw_outcome_map",
     "figure_png",

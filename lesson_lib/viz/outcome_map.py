@@ -25,6 +25,7 @@ OUTCOME_COLOURS = {
     "decode_error": "#495057",
     "limit_exceeded": "#868e96",
     "cancelled": "#adb5bd",
+    "timed_out": "#d9480f",
 }
 _MAP_W, _MAP_BAR_Y0, _MAP_BAR_Y1 = 9.0, 0.42, 0.78
 
