@@ -6,13 +6,24 @@ stored answer disagrees with the library fails.
 
 from __future__ import annotations
 
+import asyncio
+import json
 import re
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lesson_lib import LineSplitter, Outcome, SSEParser, consume, parse_sse, stream_updates
+from lesson_lib import (
+    LineSplitter,
+    Outcome,
+    SSEParser,
+    aconsume,
+    astream_updates,
+    consume,
+    parse_sse,
+    stream_updates,
+)
 from lesson_lib.activity import Watchdog
 from lesson_lib.captures import load
 from lesson_lib.chunking import two_piece_splits
@@ -83,6 +94,78 @@ def _pending_after(*pieces: str) -> str:
     return splitter.pending_text
 
 
+def _clock_behind_pings() -> str:
+    """Which clock runs out for a stream that pings every 5 s after its first delta (fake clock)."""
+    now = [0.0]
+
+    def reads():
+        yield b'data: {"choices":[{"index":0,"delta":{"content":"\xe4\xbd\xa0"}}]}\n\n'
+        for _ in range(100):
+            now[0] += 5
+            yield b": ping\n\n"
+
+    result = consume(reads(), "openai-chat", idle_timeout=30, progress_timeout=60, clock=lambda: now[0])
+    return result.error.kind
+
+
+def _closed_at_an_abandoned_break() -> bool:
+    async def main() -> bool:
+        closes = []
+
+        async def source():
+            try:
+                yield chat_body()
+            finally:
+                closes.append(1)
+
+        updates = astream_updates(source(), "openai-chat")
+        async for _ in updates:
+            break
+        await asyncio.sleep(0)
+        return bool(closes)
+
+    return asyncio.run(main())
+
+
+def chat_body() -> bytes:
+    return load("openai-chat/completed").body
+
+
+def _what_a_cancelled_aconsume_shows() -> str:
+    async def main() -> str:
+        closes = []
+
+        async def source():
+            try:
+                yield chat_body()[:50]
+                await asyncio.sleep(10)
+            finally:
+                closes.append(1)
+
+        task = asyncio.create_task(aconsume(source(), "openai-chat"))
+        await asyncio.sleep(0.01)
+        task.cancel()
+        try:
+            result = await task
+        except asyncio.CancelledError:
+            return "B" if closes == [1] else "wrong"
+        return "A" if result.outcome is Outcome.CANCELLED else "C"
+
+    return asyncio.run(main())
+
+
+def _mcp_eof_outcome() -> tuple[str, str | None, bool]:
+    body = (
+        b"id: 1\ndata:\n\nid: 2\ndata: "
+        + json.dumps(
+            {"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progress": 1}}
+        ).encode()
+        + b"\n\n"
+    )
+    result = consume([body], "mcp", request_id=7)
+    return str(result.outcome), result.truncated_at, bool(result.last_event_id)
+
+
 ANSWERS = {
     "01.bytes": len("你好🙂".encode()),
     "01.corrupting_cuts": [c for c, p in two_piece_splits("café".encode()) if naive_decode(p) != "café"],
@@ -135,6 +218,11 @@ ANSWERS = {
     "06.replace_count": naive_decode(dict(two_piece_splits("data: 你好".encode()))[7]).count("\ufffd"),
     "06.sdk_truncated": "B",
     "06.heartbeat_inside": len(parse_sse([b"data: a\n: ping\n\ndata: b\n\n"])),
+    "08.heartbeat_clock": {"idle_timeout": "A", "progress_timeout": "B"}[_clock_behind_pings()],
+    "08.aclosing": _closed_at_an_abandoned_break(),
+    "08.cancel": _what_a_cancelled_aconsume_shows(),
+    "08.mcp_eof": "B" if _mcp_eof_outcome() == ("truncated", "completion", True) else "A",
+    "08.resumable": ["B", "C"],
     "06.resume_without_ids": "A"
     if any(e.last_event_id for e in parse_sse([load("openai-chat/completed").body]))
     else "B",
@@ -179,7 +267,7 @@ def test_an_unanswered_question_says_what_to_do():
 def test_lessons_have_three_to_five_questions():
     _load_all()
     lessons = {key.split(".")[0] for key in QUESTIONS}
-    assert lessons >= {"00", "01", "02", "03", "04", "05", "07"}
+    assert lessons >= {"00", "01", "02", "03", "04", "05", "07", "08"}
     for lesson in lessons:
         assert 3 <= len(questions(lesson)) <= 5
 
