@@ -142,7 +142,8 @@ def test_the_rule_finds_absolute_words_outside_code_only():
 def test_the_rule_cuts_sentences_tables_headings_and_code_lines():
     markdown = (
         "## 1. Every cut\n\nFirst sentence, e.g. this one. Second `x` sentence\ncontinues here.\n"
-        "- a list item\n  continued\n- another\n\n| a | b |\n|---|---|\n| c | d |\n\n```py\nx = 1  # code\n```\n"
+        "- a list item\n  continued\n- another\n\n| a | b |\n|---|---|\n| c | d |\n\n"
+        "```py\nx = 1  # code\n```\n"
     )
     assert list(units(markdown)) == [
         "## 1. Every cut",
@@ -165,9 +166,18 @@ def test_the_rule_covers_every_lesson_and_both_documents():
 # --- the registry against the files ---------------------------------------------------------------------
 
 
+def unregistered(found: list[tuple[str, str]], entries: list[dict]) -> list[str]:
+    known = {(entry["file"], entry["sentence"]) for entry in entries}
+    return [f"{file}: {sentence}" for file, sentence in found if (file, sentence) not in known]
+
+
+def stale(found: list[tuple[str, str]], entries: list[dict]) -> list[str]:
+    present = set(found)
+    return [entry_id(entry) for entry in entries if (entry["file"], entry["sentence"]) not in present]
+
+
 def test_every_absolute_sentence_is_registered():
-    known = {(entry["file"], entry["sentence"]) for entry in registry()}
-    missing = [f"{file}: {sentence}" for file, sentence in extract() if (file, sentence) not in known]
+    missing = unregistered(extract(), registry())
     assert not missing, (
         "these sentences say never/always/every/only/... and have no entry in tests/claims.toml; prove them "
         "(a test, or a cell over all the captures), or say exactly what is true:\n" + "\n".join(missing)
@@ -175,9 +185,8 @@ def test_every_absolute_sentence_is_registered():
 
 
 def test_no_registry_entry_is_stale():
-    present = set(extract())
-    stale = [entry_id(entry) for entry in registry() if (entry["file"], entry["sentence"]) not in present]
-    assert not stale, "registry entries whose sentence is no longer in the file:\n" + "\n".join(stale)
+    gone = stale(extract(), registry())
+    assert not gone, "registry entries whose sentence is no longer in the file:\n" + "\n".join(gone)
 
 
 def test_each_sentence_is_registered_once():
@@ -232,11 +241,13 @@ def test_each_proving_cell_is_a_code_cell_of_the_same_notebook(entry):
         assert cells[cell_id].get("outputs"), f"{pointer} has no stored output to show the learner"
 
 
-def test_the_registry_check_can_fail(tmp_path, monkeypatch):
-    """A new absolute sentence, a stale entry and a missing test are each noticed (the checks are not vacuous)."""
-    extracted = extract()
-    assert extracted, "the rule found nothing: it is broken"
-    assert ("README.md", "This parser never fails.") not in set(extracted)
+def test_the_registry_checks_can_fail():
+    """A new absolute sentence, a changed one and a missing test are each noticed (the checks can fail)."""
+    entries = [{"file": "README.md", "sentence": "It always works."}]
+    found = [("README.md", unit) for unit in units("It always works. It never fails.") if is_absolute(unit)]
+    assert unregistered(found, entries) == ["README.md: It never fails."]
+    assert stale([("README.md", "It always works, mostly.")], entries) == ["README.md: It always works."]
     with pytest.raises(AssertionError, match="not found"):
         resolve_test("tests/test_claims.py::test_that_does_not_exist")
-    assert list(units("It always works.")) == ["It always works."] and is_absolute("It always works.")
+    with pytest.raises(AssertionError, match="is not a test"):
+        resolve_test("tests/test_claims.py::resolve_test")

@@ -42,9 +42,10 @@ def inside_a_character(raw: bytes, cuts: list[int]) -> bool:
 @settings(deadline=None)
 @given(MULTIBYTE, st.data())
 def test_a_cut_character_costs_one_u_fffd_per_maximal_invalid_subpart(character, data):
-    """01: 'The decoder replaces each maximal invalid subpart: a lead byte with the continuation bytes that fit
-    it so far counts as one, and every stray continuation byte counts as one on its own.' and 'Two, three or
-    four, depending on the character and where the cut falls; in every case the character itself is gone.'"""
+    """01: 'The decoder replaces each maximal invalid subpart: a lead byte with the continuation bytes that
+    fit it so far counts as one, and every stray continuation byte counts as one on its own.' and 'Two, three
+    or four, depending on the character and where the cut falls; in every case the character itself is gone.'
+    """
     raw = ("a" + character + "b").encode()
     size = len(character.encode())
     cut_inside = data.draw(st.integers(1, size - 1))
@@ -117,8 +118,9 @@ def test_a_generator_finally_runs_on_every_path_once_started():
 @settings(deadline=None)
 @given(st.text(alphabet="你好完成第二行秘密回答", min_size=2, max_size=30), st.data())
 def test_stats_and_describe_hold_no_answer_text(answer, data):
-    """05: 'StreamResult.stats and describe() hold counts, sizes and offsets, never the text:' and 'Diagnostics
-    are counts, sizes, offsets and states, never content.' (complete and cut streams, any chunking)."""
+    """05: 'StreamResult.stats and describe() hold counts, sizes and offsets, never the text:' and
+    'Diagnostics are counts, sizes, offsets and states, never content.' (complete and cut streams, any
+    chunking)."""
     body = (
         b'data: {"choices":[{"index":0,"delta":{"content":' + json.dumps(answer).encode() + b'}}]}\n\n'
         b'data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n'
