@@ -23,6 +23,8 @@ extracted, and its ``kind``:
 - ``test``: proven by tests; ``proof`` lists node ids ``tests/test_x.py::name`` (or ``::Class::name``).
 - ``cell``: computed by a code cell of the same notebook; ``proof`` lists ``notebooks/NN_x.ipynb#cell-id``.
 - ``spec``: a fact about a standard or a service, quoted or paraphrased; ``source`` says where it is stated.
+- ``measured``: a figure from ``make bench``; ``source`` starts with the file in this repository that
+  stores the measurement.
 - ``definition``: says what a word, an API or the course means or does by construction; not a finding.
 - ``instruction``: tells the learner or the instructor what to do (or what a button is called).
 
@@ -43,7 +45,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 REGISTRY = ROOT / "tests" / "claims.toml"
-KINDS = {"test", "cell", "spec", "definition", "instruction"}
+KINDS = {"test", "cell", "spec", "measured", "definition", "instruction"}
 
 ABSOLUTE = re.compile(r"\b(never|always|every\w*|only|none|nothing|all|cannot|can['’]t|can not|must)\b", re.I)
 INLINE_CODE = re.compile(r"`[^`]*`")
@@ -204,6 +206,9 @@ def test_entry_has_a_kind_and_what_that_kind_needs(entry):
         assert "proof" not in entry, "only test and cell claims have a proof"
     if entry["kind"] == "spec":
         assert entry.get("source", "").strip(), "a spec claim says where the fact is stated"
+    if entry["kind"] == "measured":
+        stored = entry.get("source", "").split()[0] if entry.get("source") else ""
+        assert (ROOT / stored).is_file(), "a measured claim names the file that stores the measurement"
 
 
 def resolve_test(node: str):

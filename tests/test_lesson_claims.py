@@ -214,3 +214,21 @@ def test_the_workshop_serves_the_widget_lessons_on_loopback_without_code():
     command = workshop.voila_command(ROOT / "notebooks", 8866, "light", False)
     assert [arg for arg in command if arg.startswith("--Voila.ip")] == ["--Voila.ip=127.0.0.1"]
     assert "--VoilaConfiguration.strip_sources=True" in command
+
+
+def test_the_checkers_cut_every_way_the_guide_says():
+    """Instructor guide: the checkers cut 'as one whole read, every two-piece split, one-byte reads and 20
+    seeded random partitions', and one-byte reads are used 'which is why the checkers use them'."""
+    from lesson_lib.exercises.checkers_core import chunkings
+
+    data = "Ångström 你好🙂\r\n".encode()
+    kinds: dict[str, list] = {}
+    for chunking in chunkings(data):
+        assert b"".join(chunking.pieces) == data
+        kinds.setdefault(chunking.kind, []).append(chunking)
+    assert {kind: len(found) for kind, found in kinds.items()} == {
+        "whole": 1, "two-piece": len(data) - 1, "one-byte": 1, "random": 20
+    }
+    assert sorted(c.cuts[0] for c in kinds["two-piece"]) == list(range(1, len(data)))
+    assert kinds["one-byte"][0].pieces == [bytes([b]) for b in data]
+    assert sorted(c.seed for c in kinds["random"]) == list(range(20))
