@@ -1,4 +1,7 @@
-"""The bug hunt: six client functions, each with one streaming bug, and a checker for each fix.
+"""The bug hunt: eight client functions, each with one streaming bug, and a checker for each fix.
+
+Bugs 7 and 8 (an async generator abandoned without ``aclosing``; a progress timeout that counts heartbeats)
+are checked in :mod:`.checkers_async`.
 
 Each checker runs the learner's fixed function on a hidden corpus (Chinese, accented Latin, emoji, CR, LF
 and CRLF) in every chunking of :mod:`.checkers_core`, plus the end-of-stream cases that bug is about, and
@@ -21,6 +24,7 @@ from lesson_lib.ndjson import parse_ndjson
 from lesson_lib.sse import parse_sse
 
 from . import Result
+from .checkers_async import check_abandoned, check_heartbeat_clock
 from .checkers_core import (
     NotAttempted,
     Observed,
@@ -480,6 +484,8 @@ BUGS: dict[str, Callable[[str, Callable[..., Any]], Result]] = {
     "eof": check_eof,
     "cleanup": check_cleanup,
     "bound": check_bound,
+    "aclosing": check_abandoned,
+    "heartbeat_clock": check_heartbeat_clock,
 }
 
 FUNCTION_NAMES = {
@@ -489,6 +495,8 @@ FUNCTION_NAMES = {
     "eof": "answer_text",
     "cleanup": "collect",
     "bound": "read_records",
+    "aclosing": "first_words",
+    "heartbeat_clock": "stalled_at",
 }
 
 
