@@ -8,8 +8,11 @@ checker fails this file, not only nbval.
 
 from __future__ import annotations
 
+import ast
+import asyncio
 import codecs
 import functools
+import inspect
 import json
 import re
 from pathlib import Path
@@ -45,7 +48,13 @@ def namespace(name: str, solution: bool = True) -> dict[str, Any]:
     for cell in nbformat.read(path, as_version=4).cells:
         if cell.cell_type == "code":
             code = "\n".join(line for line in cell.source.splitlines() if not line.lstrip().startswith("%"))
-            exec(compile(code, str(path.name), "exec"), names)
+            compiled = compile(code, str(path.name), "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+            if (
+                compiled.co_flags & inspect.CO_COROUTINE
+            ):  # a cell with a top-level await, as ipykernel runs it
+                asyncio.run(eval(compiled, names))
+            else:
+                exec(compiled, names)
     return names
 
 
@@ -217,6 +226,41 @@ def records_off_by_one(reads, max_line_bytes=64):
     return namespace("bug_hunt.ipynb")["read_records"](reads, max_line_bytes - 1)
 
 
+async def first_words_returning_inside_the_loop(response, n):
+    text = ""
+    async for piece in namespace("bug_hunt.ipynb")["text_pieces"](response):
+        text += piece
+        if len(text) >= n:
+            return text[:n]
+    return text[:n]
+
+
+async def first_words_closing_twice(response, n):
+    text = await namespace("bug_hunt.ipynb")["first_words"](response, n)
+    await response.aclose()
+    return text
+
+
+def stalled_at_strictly_after_the_limit(arrivals, progress_timeout):
+    last = 0.0
+    for seconds, event in arrivals:
+        if seconds - last > progress_timeout:
+            return last + progress_timeout
+        if event.type != "ping":
+            last = seconds
+    return None
+
+
+def stalled_counting_only_text_deltas(arrivals, progress_timeout):
+    last = 0.0
+    for seconds, event in arrivals:
+        if seconds - last >= progress_timeout:
+            return last + progress_timeout
+        if event.type == "content_block_delta":
+            last = seconds
+    return None
+
+
 WRONG_FIXES = [
     ("decode", decode_without_final, ["stopped in the middle of a character"]),
     ("decode", decode_each_read_strictly, ["two reads cut at byte 1", "inside a multi-byte UTF-8 character"]),
@@ -233,6 +277,10 @@ WRONG_FIXES = [
     ("bound", records_checking_complete_lines_only, ["a line that never ends"]),
     ("bound", records_bounding_the_read, ["whole stream in one read", "per line, not per read"]),
     ("bound", records_off_by_one, ["exactly as long as the bound"]),
+    ("aclosing", first_words_returning_inside_the_loop, ["still open when your function returned"]),
+    ("aclosing", first_words_closing_twice, ["closed 2 times"]),
+    ("heartbeat_clock", stalled_at_strictly_after_the_limit, ["exactly at the limit", "very moment"]),
+    ("heartbeat_clock", stalled_counting_only_text_deltas, ["kept progressing"]),
 ]
 
 

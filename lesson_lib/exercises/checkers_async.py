@@ -129,8 +129,8 @@ def check_abandoned(key: str, function: Callable[..., Any]) -> Result:
     if failure is not None:
         if failure.mismatch.startswith("the response was still open"):
             hint = (
-                "you left the async for early. Whose finally closes the response, and when does Python run "
-                "an async generator's cleanup if nobody closes it?"
+                "you left the async for early. Which code closes the response, and when does Python run an "
+                "async generator's cleanup if nobody closes it?"
             )
         elif "closed" in failure.mismatch:
             hint = "close the response in one place only."
