@@ -12,11 +12,20 @@ job, so this module only opens, reads and closes:
 * :func:`stream_http` is ``consume(open_reads(...))``; :func:`stream_http_updates` is the same as a
   generator of live updates, and opens the request only when first advanced (so a generator that is never
   started holds no connection).
+* :class:`HTTPAReads` / :func:`open_areads`, :func:`astream_http` and :func:`astream_http_updates` are the
+  same over ``httpx.AsyncClient`` (``aiter_raw()``): the same arguments, checks and guarantees, and the
+  response is released on every path, a cancelled task included (the ``CancelledError`` then propagates);
+* the stream timeouts (``idle_timeout``, ``progress_timeout``, ``deadline``) are enforced on the socket:
+  sync, each read's timeout is the smallest of them and the clocks are judged between reads; async, each
+  read is awaited inside ``asyncio.timeout`` set to the nearest clock. The outcome is then ``timed_out``;
 * :func:`resume_sse` reconnects after a drop, as an ``EventSource`` does: it waits the stream's ``retry``
   time and sends ``Last-Event-ID``. That repairs a stream whose events carry ids and whose server honours
   the header. It cannot repair a stream without ids (OpenAI, Anthropic): the only way to "reconnect" there is
   to send the request again, which starts a new answer (and bills it again, or repeats a tool's side effect).
-  So by default it refuses to re-send without an id; ``resend_without_id=True`` shows what happens.
+  So by default it refuses to re-send without an id; ``resend_without_id=True`` shows what happens. With
+  ``contract="mcp"`` it resumes an MCP Streamable HTTP stream (``POST``, then ``GET`` with
+  ``Last-Event-ID``); :func:`resume_responses` resumes an OpenAI Responses background stream from its last
+  ``sequence_number`` (``starting_after``).
 
 What is raised, and what is an outcome: a bad argument (an unknown contract, a bad option or limit) raises
 ``ValueError``/``TypeError`` before any request is sent (against a real API a request is billed); a failure
