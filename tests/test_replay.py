@@ -264,6 +264,8 @@ def test_stop_shuts_an_idle_pooled_connection_at_once():
         ({"drop_count": -1}, r"^drop_count must be an int >= 0, or None; got -1$"),
         ({"drop_after": 1.5}, r"^drop_after must be an int >= 0, or None; got 1\.5$"),
         ({"heartbeat_every": 0}, r"^heartbeat_every must be an int >= 1, or None; got 0$"),
+        ({"stall_after": -1}, r"^stall_after must be an int >= 0, or None; got -1$"),
+        ({"stall_for": float("inf")}, r"^stall_for must be a number >= 0 and <= 60 seconds; got inf$"),
         ({"max_lifetime": float("inf")}, r"^max_lifetime must be a number > 0 and <= 3600 seconds"),
         ({"idle_timeout": 0}, r"^idle_timeout must be a number > 0 and <= 600 seconds; got 0$"),
         ({"max_requests": 2.0}, r"^max_requests must be an int >= 1; got 2\.0$"),
@@ -277,3 +279,22 @@ def test_stop_shuts_an_idle_pooled_connection_at_once():
 def test_every_numeric_option_is_checked_by_name(options, message):
     with pytest.raises(ValueError, match=message):
         ReplayServer(BODY, **options)
+
+
+def test_a_stall_sends_heartbeats_only_at_an_event_boundary_and_notices_a_client_that_leaves():
+    import httpx
+
+    body = b"data: a\n\ndata: b\n\n"
+    # After piece 1 ("data: a\n\n", an event boundary): pings while stalling. After piece 1 of a cut
+    # inside the event: silence, since a ping there would dispatch half an event.
+    with ReplayServer(body, [9], delay=0.05, heartbeat_every=1, stall_after=1, stall_for=0.3) as server:
+        assert httpx.get(server.url).content == b"data: a\n\n" + b": ping\n\n" * server.heartbeats_sent + (
+            b"data: b\n\n"
+        )
+        assert server.heartbeats_sent >= 2
+    with ReplayServer(body, [7], delay=0.05, heartbeat_every=1, stall_after=1, stall_for=0.3) as server:
+        assert httpx.get(server.url).content == body and server.heartbeats_sent == 0
+    with ReplayServer(body, [9], stall_after=1, stall_for=30.0) as server:
+        with httpx.Client() as client, client.stream("GET", server.url) as response:
+            assert next(response.iter_raw()) == b"data: a\n\n"
+        assert server.wait_idle(2.0)  # the silent stall ended when the client closed, not after 30 s
