@@ -48,6 +48,7 @@ class ASource:
         self.pause_at, self.pause = pause_at, pause
         self.reads = 0
         self.closes = 0
+        self.interrupted = 0  # reads that were cancelled while they waited
 
     def __aiter__(self):
         return self
@@ -56,7 +57,11 @@ class ASource:
         if self.closes:
             raise AssertionError("read after aclose")
         if self.pause_at is not None and self.reads >= self.pause_at:
-            await asyncio.sleep(self.pause)
+            try:
+                await asyncio.sleep(self.pause)
+            except asyncio.CancelledError:
+                self.interrupted += 1
+                raise
         if self.fail_at is not None and self.reads == self.fail_at:
             self.reads += 1
             raise self.error
@@ -261,6 +266,7 @@ def test_an_idle_timeout_on_an_async_source_times_out_and_closes():
     result = run(aconsume(source, "openai-chat", idle_timeout=0.05))
     assert result.outcome is Outcome.TIMED_OUT and result.error.kind == "idle_timeout"
     assert result.stats.bytes == 40 and source.closes == 1
+    assert source.interrupted == 1  # the clock ended the read itself, it did not wait for it
 
 
 def test_an_abandoned_generator_is_not_closed_at_the_break():

@@ -464,6 +464,14 @@ def test_cleanup_when_the_caller_breaks_early():
     assert source.closes == 1
 
 
+def test_the_source_is_closed_when_the_result_is_yielded():
+    source = CountingSource(one_byte_chunks(chat(*TEXT)))
+    closes = [
+        source.closes for update in stream_updates(source, "openai-chat") if isinstance(update, StreamResult)
+    ]
+    assert closes == [1]
+
+
 @pytest.mark.parametrize("kind", ["callable", "event"])
 def test_cancel_between_reads(kind):
     source = CountingSource(one_byte_chunks(chat(*TEXT)))

@@ -168,9 +168,13 @@ def test_a_server_sending_only_heartbeats_trips_progress_not_idle():
 
 def test_a_silent_server_trips_idle():
     with hanging_server(heartbeats=False) as server:
-        for result in both_ways(server.url, idle_timeout=0.3, progress_timeout=0.8):
+        # timeout=30: the request's own read timeout is far away, so only the clocks can end the read.
+        sync, async_ = both_ways(server.url, idle_timeout=0.3, progress_timeout=0.8, timeout=30)
+        for result in (sync, async_):
             assert result.outcome is Outcome.TIMED_OUT and result.error.kind == "idle_timeout"
             assert result.text == TEXT[0]
+        # Sync: the blocking read was ended by the read timeout set from the clocks, not by the server.
+        assert "the read was ended by ReadTimeout" in sync.error.message
         assert server.wait_idle(3.0)
 
 
