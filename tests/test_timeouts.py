@@ -14,7 +14,7 @@ import pytest
 
 from lesson_lib import Outcome, aconsume, consume
 from lesson_lib.activity import StreamTimeouts
-from lesson_lib.http import astream_http, stream_http
+from lesson_lib.http import astream_http, astream_http_updates, stream_http
 from lesson_lib.replay import ReplayServer
 from tests.test_completion import TEXT, anthropic, chat
 
@@ -125,6 +125,8 @@ def test_a_bad_timeout_is_a_value_error_naming_it_before_any_io(name, bad):
             stream_http(server.url, "openai-chat", **{name: bad})
         with pytest.raises(ValueError, match=name):
             asyncio.run(astream_http(server.url, "openai-chat", **{name: bad}))
+        with pytest.raises(ValueError, match=name):
+            astream_http_updates(server.url, "openai-chat", **{name: bad})  # at the call, not at first use
         assert server.connections_opened == 0  # nothing was sent
 
 
