@@ -52,6 +52,7 @@ from .lines import DEFAULT_MAX_LINE_CHARS
 from .ndjson import DEFAULT_MAX_ELEMENT_CHARS, JSONArrayParser, NDJSONParser
 from .options import check_int
 from .sse import DEFAULT_MAX_EVENT_CHARS, Comment, SSEParser
+from .values import VALUE_SIGNALS, ToolCall, ValueAssembler
 
 __all__ = [
     "DEFAULT_LIMITS",
@@ -72,6 +73,7 @@ DEFAULT_LIMITS: dict[str, int] = {
     "max_element_chars": DEFAULT_MAX_ELEMENT_CHARS,  # one JSON array element, in characters (16 Mi)
     "max_events": 1_000_000,  # events (SSE events, NDJSON values, array elements) in one stream
     "max_bytes_without_progress": 1024 * 1024,  # bytes since the last text delta or business stage
+    "max_tool_arguments_chars": DEFAULT_MAX_EVENT_CHARS,  # one tool call's arguments text, in characters
 }
 
 
@@ -156,6 +158,12 @@ class StreamResult:
     ``None``. ``finish_reason`` is the service's own word (the terminal's, else the last one seen).
     ``truncated_at`` is set only for ``truncated``. ``end_verified`` is ``True`` only for ``completed`` and
     ``incomplete`` streams whose terminal signal came on the last event: see the module docstring.
+
+    ``tool_calls`` are the tool calls in the order they started (:class:`~lesson_lib.values.ToolCall`):
+    each says whether the service closed it (``complete``), and only a complete call whose whole text
+    parses has ``arguments``; a complete call whose text does not parse has ``error`` instead. A complete
+    call in a stream that is not ``completed`` is whole, but the answer around it is not.
+    ``reasoning_text`` is the reasoning (thinking) the service sent beside the answer: never in ``text``.
     """
 
     outcome: Outcome
@@ -167,6 +175,8 @@ class StreamResult:
     stats: StreamStats
     contract: str = ""
     end_verified: bool = False
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    reasoning_text: str = ""
 
     def describe(self) -> str:
         """One human paragraph about what happened and why; counts only, never the answer text."""
@@ -218,6 +228,7 @@ class StreamResult:
             f"{_plural(s.heartbeats, 'heartbeat')}, {s.unknown_events} unknown) and "
             f"{_plural(s.text_chars, 'character')} of text."
         )
+        text += _values_sentence(self.tool_calls, self.reasoning_text)
         if s.events_after_terminal or s.bytes_after_terminal:
             text += (
                 f" After the terminal signal {_plural(s.events_after_terminal, 'more event')} and "
@@ -232,6 +243,22 @@ class StreamResult:
                 f"{_plural(self.stats.events_after_terminal, 'more event')} came after the terminal signal."
             )
         return "the same signal had already come on an earlier event that more events followed."
+
+
+def _values_sentence(calls: list[ToolCall], reasoning: str) -> str:
+    """Counts only: how many tool calls, how many closed, how many unparseable; reasoning length."""
+    if not calls and not reasoning:
+        return ""
+    parts = []
+    if calls:
+        closed = sum(call.complete for call in calls)
+        bad = sum(call.complete and call.error is not None for call in calls)
+        part = f"{_plural(len(calls), 'tool call')} ({closed} closed by the service, "
+        part += f"{len(calls) - closed} open" + (f", {bad} whose arguments did not parse" if bad else "")
+        parts.append(part + ")")
+    if reasoning:
+        parts.append(f"{_plural(len(reasoning), 'character')} of reasoning, kept apart from the text")
+    return " It carried " + " and ".join(parts) + "."
 
 
 def _plural(count: int, noun: str) -> str:
@@ -281,7 +308,7 @@ class _Activity(Protocol):
     def on_progress(self) -> None: ...
 
 
-_PROGRESS = (TextDelta, Stage, FinishReason, Terminal)
+_PROGRESS = (TextDelta, Stage, FinishReason, Terminal, *VALUE_SIGNALS)
 
 
 def _cancel_check(cancel: object) -> Callable[[], bool]:
@@ -322,6 +349,7 @@ class _Run:
         self.terminal: Terminal | None = None
         self.finish_reason: str | None = None
         self.progress_mark = 0  # stream offset (end of the read) of the last progress signal
+        self.values = ValueAssembler(limits["max_tool_arguments_chars"])
 
     # -- driving -----------------------------------------------------------------------------------------
     def updates(self, chunks: Iterable[bytes], cancelled: Callable[[], bool]) -> Iterator[Signal]:
@@ -451,6 +479,8 @@ class _Run:
             s.heartbeats += 1
         elif isinstance(signal, Unknown):
             s.unknown_events += 1
+        elif isinstance(signal, VALUE_SIGNALS):  # tool calls and reasoning: lesson_lib.values
+            self.values.apply(signal, offset=self.parser.bytes_in, event_index=s.events - 1)
         elif isinstance(signal, ServiceError):
             self.outcome = Outcome.SERVICE_ERROR
             self.error = StreamError(
@@ -579,6 +609,8 @@ class _Run:
             stats=s,
             contract=self.contract.name,
             end_verified=end_verified,
+            tool_calls=self.values.tool_calls(),
+            reasoning_text=self.values.reasoning_text,
         )
 
 
@@ -606,6 +638,7 @@ def stream_updates(
     max_element_chars: int | None = DEFAULT_LIMITS["max_element_chars"],
     max_events: int | None = DEFAULT_LIMITS["max_events"],
     max_bytes_without_progress: int | None = DEFAULT_LIMITS["max_bytes_without_progress"],
+    max_tool_arguments_chars: int | None = DEFAULT_LIMITS["max_tool_arguments_chars"],
 ) -> StreamUpdates:
     """Run one stream through every layer, yielding live updates, then the :class:`StreamResult` last.
 
@@ -625,7 +658,8 @@ def stream_updates(
     Limits (``None`` lifts one; defaults in :data:`DEFAULT_LIMITS`): ``max_line_chars`` (SSE and NDJSON
     lines), ``max_event_chars`` (SSE event data), ``max_element_chars`` (JSON array element),
     ``max_events``, ``max_bytes_without_progress`` (checked after each read, counted from the end of the
-    read that carried the last progress signal). ``errors="replace"`` decodes as a browser does.
+    read that carried the last progress signal), ``max_tool_arguments_chars`` (one tool call's arguments
+    text). ``errors="replace"`` decodes as a browser does.
 
     Raises only for the caller's mistakes: an unknown contract name (``ValueError``) or a bad option.
     """
@@ -635,6 +669,7 @@ def stream_updates(
         "max_element_chars": max_element_chars,
         "max_events": max_events,
         "max_bytes_without_progress": max_bytes_without_progress,
+        "max_tool_arguments_chars": max_tool_arguments_chars,
     }
     try:
         run, cancelled = _prepare(contract, cancel, activity, errors, limits)
@@ -665,6 +700,7 @@ def check_options(
     max_element_chars: int | None = DEFAULT_LIMITS["max_element_chars"],
     max_events: int | None = DEFAULT_LIMITS["max_events"],
     max_bytes_without_progress: int | None = DEFAULT_LIMITS["max_bytes_without_progress"],
+    max_tool_arguments_chars: int | None = DEFAULT_LIMITS["max_tool_arguments_chars"],
 ) -> None:
     """Raise exactly what :func:`stream_updates` would raise for these arguments, without a source.
 
@@ -677,6 +713,7 @@ def check_options(
         "max_element_chars": max_element_chars,
         "max_events": max_events,
         "max_bytes_without_progress": max_bytes_without_progress,
+        "max_tool_arguments_chars": max_tool_arguments_chars,
     }
     _prepare(contract, cancel, activity, errors, limits)
 
