@@ -730,14 +730,20 @@ WEATHER_FRAGMENTS = ('{"ci', 'ty": "北', '京", "da', 'ys": 1', '4, "unit": "ce
 MESSAGE_FRAGMENTS = (
     '{"to": "Zo\\u00',
     'eb", "text": "\\u4f',
-    '60\\u597d \\ud83d',
+    "60\\u597d \\ud83d",
     '\\ude80 caf\\u00e9"}',
 )
 TOOL_ANSWER = ("好的，", "我来查一下北京的天气。")
 ANTHROPIC_THINKING = ("用户想知道", "苏黎世的天气：", " I should call get_weather 🌦️.")
 ANTHROPIC_TOOL_TEXT = ("好的，", "我查一下 Zürich", " 的天气。")
 # The first partial_json is empty, as the API sends it; 🌧 arrives as an escaped surrogate pair.
-ANTHROPIC_TOOL_FRAGMENTS = ("", '{"city": "苏黎', '世 Zürich", "days": ', '3, "note": "\\ud83c', '\\udf27 带伞"}')
+ANTHROPIC_TOOL_FRAGMENTS = (
+    "",
+    '{"city": "苏黎',
+    '世 Zürich", "days": ',
+    '3, "note": "\\ud83c',
+    '\\udf27 带伞"}',
+)
 RESPONSES_SUMMARY = ("**查询天气**\n\n", "用户问北京的天气，", "我需要调用 get_weather。")
 REASONING_CHAT = ("嗯，", "用户问 9.11 和 9.8", " 哪个大。比较小数部分：", "0.8 > 0.11 🙂")
 REASONING_ANSWER = ("9.8 ", "更大。", " (naïve 的字符串比较会答错。)")
@@ -764,15 +770,24 @@ def openai_chat_tool_units(
     }
 
     def chunk(delta: dict, finish_reason: str | None = None) -> bytes:
-        obj = dict(base, choices=[{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish_reason}])
+        obj = dict(
+            base, choices=[{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish_reason}]
+        )
         return sse_event([("data", compact(obj, escaped))])
 
     units = [Unit(chunk({"role": "assistant", "content": None, "refusal": None}))]
     keys = []
     for index, (name, _) in enumerate(calls):
         call_id = "call_" + fake_id(f"{seed}{index}", 24, BASE62)
-        start = {"index": index, "id": call_id, "type": "function", "function": {"name": name, "arguments": ""}}
-        units.append(Unit(chunk({"tool_calls": [start]}), "call", calls=(("start", str(index), call_id, name),)))
+        start = {
+            "index": index,
+            "id": call_id,
+            "type": "function",
+            "function": {"name": name, "arguments": ""},
+        }
+        units.append(
+            Unit(chunk({"tool_calls": [start]}), "call", calls=(("start", str(index), call_id, name),))
+        )
         keys.append(str(index))
     longest = max(len(fragments) for _, fragments in calls)
     for position in range(longest):
@@ -799,7 +814,9 @@ def openai_chat_reasoning_units(seed: str, *, escaped: bool) -> list[Unit]:
     }
 
     def chunk(delta: dict, finish_reason: str | None = None) -> bytes:
-        obj = dict(base, choices=[{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish_reason}])
+        obj = dict(
+            base, choices=[{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish_reason}]
+        )
         return sse_event([("data", compact(obj, escaped))])
 
     units = [Unit(sse_comment(" keep-alive"), "heartbeat"), Unit(sse_comment(" keep-alive"), "heartbeat")]
@@ -850,15 +867,31 @@ def openai_responses_tool_units(seed: str, *, escaped: bool) -> list[Unit]:
     reasoning = {"id": reasoning_id, "type": "reasoning", "summary": []}
     event({"type": "response.output_item.added", "output_index": 0, "item": reasoning})
     where = {"item_id": reasoning_id, "output_index": 0, "summary_index": 0}
-    event({"type": "response.reasoning_summary_part.added", **where, "part": {"type": "summary_text", "text": ""}})
+    event(
+        {
+            "type": "response.reasoning_summary_part.added",
+            **where,
+            "part": {"type": "summary_text", "text": ""},
+        }
+    )
     for piece in RESPONSES_SUMMARY:
-        event({"type": "response.reasoning_summary_text.delta", **where, "delta": piece}, "reasoning", reasoning=piece)
+        event(
+            {"type": "response.reasoning_summary_text.delta", **where, "delta": piece},
+            "reasoning",
+            reasoning=piece,
+        )
     event({"type": "response.reasoning_summary_text.done", **where, "text": summary})
-    event({"type": "response.reasoning_summary_part.done", **where, "part": {"type": "summary_text", "text": summary}})
+    event(
+        {
+            "type": "response.reasoning_summary_part.done",
+            **where,
+            "part": {"type": "summary_text", "text": summary},
+        }
+    )
     reasoning_done = dict(reasoning, summary=[{"type": "summary_text", "text": summary}])
     event({"type": "response.output_item.done", "output_index": 0, "item": reasoning_done})
-    item = {"id": item_id, "type": "function_call", "status": "in_progress", "arguments": "", "call_id": call_id,
-            "name": "get_weather"}  # fmt: skip
+    item = {"id": item_id, "type": "function_call", "status": "in_progress", "arguments": ""}
+    item.update(call_id=call_id, name="get_weather")
     event({"type": "response.output_item.added", "output_index": 1, "item": item}, "call",
           calls=(("start", item_id, call_id, "get_weather"),))  # fmt: skip
     for fragment in WEATHER_FRAGMENTS:
@@ -902,7 +935,13 @@ def anthropic_tool_units(seed: str, *, escaped: bool) -> list[Unit]:
         delta = {"type": "thinking_delta", "thinking": piece}
         event({"type": "content_block_delta", "index": 0, "delta": delta}, "reasoning", reasoning=piece)
     signature = fake_id(seed + "sig", 88, BASE62 + "+/")
-    event({"type": "content_block_delta", "index": 0, "delta": {"type": "signature_delta", "signature": signature}})
+    event(
+        {
+            "type": "content_block_delta",
+            "index": 0,
+            "delta": {"type": "signature_delta", "signature": signature},
+        }
+    )
     event({"type": "content_block_stop", "index": 0})
     event({"type": "content_block_start", "index": 1, "content_block": {"type": "text", "text": ""}})
     for piece in ANTHROPIC_TOOL_TEXT:
@@ -935,8 +974,9 @@ def gemini_tool_chunks(seed: str) -> list[tuple[GeminiChunk, str, tuple]]:
         if finish:
             candidate["finishReason"] = finish
             candidate["index"] = 0
-        obj = {"candidates": [candidate], "usageMetadata": {"promptTokenCount": 57, "totalTokenCount": 57 + len(out)},
-               "modelVersion": "gemini-2.5-flash", "responseId": response_id}  # fmt: skip
+        usage = {"promptTokenCount": 57, "totalTokenCount": 57 + len(out)}
+        obj = {"candidates": [candidate], "usageMetadata": usage}
+        obj.update(modelVersion="gemini-2.5-flash", responseId=response_id)
         out.append((GeminiChunk(obj, text, finish, finish is not None), reasoning, ops))
 
     make([{"text": GEMINI_THOUGHT, "thought": True}], None, "", GEMINI_THOUGHT, ())
@@ -990,8 +1030,8 @@ def ollama_tool_units(seed: str, *, escaped: bool) -> list[Unit]:
     obj = {"model": model, "created_at": created_at(3),
            "message": {"role": "assistant", "content": "", "tool_calls": [call]}, "done": False}  # fmt: skip
     units.append(Unit(line(obj), "call", calls=(("whole", None, "get_weather", text),)))
-    final = {"model": model, "created_at": created_at(4), "message": {"role": "assistant", "content": ""},
-             "done_reason": "stop", "done": True, "total_duration": 2_311_402_917, "eval_count": 61}  # fmt: skip
+    final = {"model": model, "created_at": created_at(4), "message": {"role": "assistant", "content": ""}}
+    final.update(done_reason="stop", done=True, total_duration=2_311_402_917, eval_count=61)
     units.append(Unit(line(final), "terminal", finish="stop", terminal=True))
     return units
 
@@ -1568,105 +1608,243 @@ def add_value_captures(add: Callable[..., None]) -> None:
     fragments, after the call closed but before the stream did)."""
     parallel = [("get_weather", WEATHER_FRAGMENTS), ("send_message", MESSAGE_FRAGMENTS)]
     c = "openai-chat"
-    add(c, "tools_parallel", openai_chat_tool_units("ot1", parallel, escaped=RAW), "completed",
+    add(
+        c,
+        "tools_parallel",
+        openai_chat_tool_units("ot1", parallel, escaped=RAW),
+        "completed",
         "Two parallel tool calls whose arguments fragments interleave by index; one carries raw Chinese, the "
         "other \\u escapes cut mid-escape and a surrogate pair split between two fragments; [DONE] closes "
-        "both.")
-    add(c, "tools_parallel_escaped", openai_chat_tool_units("ot2", parallel, escaped=ESCAPED), "completed",
-        "The same two calls with the event JSON written with \\u escapes: arguments text that is JSON inside a "
-        "JSON string.")
-    add(c, "tools_truncated_mid_fragment", openai_chat_tool_units("ot3", parallel, escaped=RAW), "truncated",
-        "The body stops inside the data line of an arguments fragment, in the middle of the escape \\u597d.",
-        lambda u: cut_before(u, call_unit(u, "597d"), b"597d", "line"))
-    add(c, "tools_truncated_mid_character", openai_chat_tool_units("ot4", parallel, escaped=RAW), "truncated",
-        "The body stops after two of the three bytes of 京 inside an arguments fragment.",
-        lambda u: cut_in_bytes(u, call_unit(u, "京"), "京", 2))
-    add(c, "tools_truncated_between_fragments", openai_chat_tool_units("ot5", parallel, escaped=ESCAPED),
+        "both.",
+    )
+    add(
+        c,
+        "tools_parallel_escaped",
+        openai_chat_tool_units("ot2", parallel, escaped=ESCAPED),
+        "completed",
+        "The same two calls with the event JSON written with \\u escapes: arguments text that is JSON "
+        "inside a JSON string.",
+    )
+    add(
+        c,
+        "tools_truncated_mid_fragment",
+        openai_chat_tool_units("ot3", parallel, escaped=RAW),
         "truncated",
-        "The body ends cleanly between two fragments: the high half of a surrogate pair arrived, the low half "
-        "did not; both calls stay open.",
-        lambda u: cut_between(u, call_unit(u, "ude80")))
-    add(c, "tools_truncated_before_done", openai_chat_tool_units("ot6", parallel, escaped=RAW), "truncated",
+        "The body stops inside the data line of an arguments fragment, in the middle of the escape \\u597d.",
+        lambda u: cut_before(u, call_unit(u, "597d"), b"597d", "line"),
+    )
+    add(
+        c,
+        "tools_truncated_mid_character",
+        openai_chat_tool_units("ot4", parallel, escaped=RAW),
+        "truncated",
+        "The body stops after two of the three bytes of 京 inside an arguments fragment.",
+        lambda u: cut_in_bytes(u, call_unit(u, "京"), "京", 2),
+    )
+    add(
+        c,
+        "tools_truncated_between_fragments",
+        openai_chat_tool_units("ot5", parallel, escaped=ESCAPED),
+        "truncated",
+        "The body ends cleanly between two fragments: the high half of a surrogate pair arrived, the low "
+        "half did not; both calls stay open.",
+        lambda u: cut_between(u, call_unit(u, "ude80")),
+    )
+    add(
+        c,
+        "tools_truncated_before_done",
+        openai_chat_tool_units("ot6", parallel, escaped=RAW),
+        "truncated",
         "finish_reason tool_calls arrived but data: [DONE] did not: every fragment is there, yet no call is "
         "closed.",
-        lambda u: cut_between(u, nth(u, "terminal", 0)))
-    add(c, "reasoning_deepseek", openai_chat_reasoning_units("ot7", escaped=RAW), "completed",
+        lambda u: cut_between(u, nth(u, "terminal", 0)),
+    )
+    add(
+        c,
+        "reasoning_deepseek",
+        openai_chat_reasoning_units("ot7", escaped=RAW),
+        "completed",
         "A DeepSeek-style OpenAI-compatible stream: delta.reasoning_content, then delta.content, after "
-        ": keep-alive comments; the reasoning is not the answer.")
-    add(c, "reasoning_truncated", openai_chat_reasoning_units("ot8", escaped=ESCAPED), "truncated",
+        ": keep-alive comments; the reasoning is not the answer.",
+    )
+    add(
+        c,
+        "reasoning_truncated",
+        openai_chat_reasoning_units("ot8", escaped=ESCAPED),
+        "truncated",
         "The body ends after the reasoning, before any answer text: reasoning is no answer.",
-        lambda u: cut_between(u, nth(u, "delta", 0)))
+        lambda u: cut_between(u, nth(u, "delta", 0)),
+    )
 
     c = "openai-responses"
-    add(c, "tools_completed", openai_responses_tool_units("rt1", escaped=RAW), "completed",
+    add(
+        c,
+        "tools_completed",
+        openai_responses_tool_units("rt1", escaped=RAW),
+        "completed",
         "A reasoning item with summary text deltas, then a function_call item: output_item.added, "
-        "function_call_arguments.delta, .done, output_item.done, then response.completed.")
-    add(c, "tools_truncated_mid_character", openai_responses_tool_units("rt2", escaped=RAW), "truncated",
+        "function_call_arguments.delta, .done, output_item.done, then response.completed.",
+    )
+    add(
+        c,
+        "tools_truncated_mid_character",
+        openai_responses_tool_units("rt2", escaped=RAW),
+        "truncated",
         "The body stops after one of the three bytes of 北 inside an arguments delta.",
-        lambda u: cut_in_bytes(u, call_unit(u, "北"), "北", 1))
-    add(c, "tools_truncated_mid_fragment", openai_responses_tool_units("rt3", escaped=ESCAPED), "truncated",
+        lambda u: cut_in_bytes(u, call_unit(u, "北"), "北", 1),
+    )
+    add(
+        c,
+        "tools_truncated_mid_fragment",
+        openai_responses_tool_units("rt3", escaped=ESCAPED),
+        "truncated",
         "The body stops inside the data line of the last arguments delta.",
-        lambda u: cut_before(u, call_unit(u, "sius"), b"sius", "line"))
-    add(c, "tools_truncated_after_arguments_done", openai_responses_tool_units("rt4", escaped=RAW),
+        lambda u: cut_before(u, call_unit(u, "sius"), b"sius", "line"),
+    )
+    add(
+        c,
+        "tools_truncated_after_arguments_done",
+        openai_responses_tool_units("rt4", escaped=RAW),
         "truncated",
         "The call was closed (function_call_arguments.done, output_item.done), but response.completed never "
         "came.",
-        lambda u: cut_between(u, nth(u, "terminal", 0)))
+        lambda u: cut_between(u, nth(u, "terminal", 0)),
+    )
 
     c = "anthropic-messages"
-    add(c, "tools_thinking", anthropic_tool_units("at1", escaped=RAW), "completed",
+    add(
+        c,
+        "tools_thinking",
+        anthropic_tool_units("at1", escaped=RAW),
+        "completed",
         "A thinking block (thinking_delta, then signature_delta), a text block, then a tool_use block whose "
-        "input_json_delta fragments cut Chinese and a surrogate pair; stop_reason tool_use.")
-    add(c, "tools_thinking_escaped", anthropic_tool_units("at2", escaped=ESCAPED), "completed",
-        "The same stream with the event JSON written with \\u escapes.")
-    add(c, "tools_truncated_mid_fragment", anthropic_tool_units("at3", escaped=RAW), "truncated",
+        "input_json_delta fragments cut Chinese and a surrogate pair; stop_reason tool_use.",
+    )
+    add(
+        c,
+        "tools_thinking_escaped",
+        anthropic_tool_units("at2", escaped=ESCAPED),
+        "completed",
+        "The same stream with the event JSON written with \\u escapes.",
+    )
+    add(
+        c,
+        "tools_truncated_mid_fragment",
+        anthropic_tool_units("at3", escaped=RAW),
+        "truncated",
         "The body stops inside the data line of an input_json_delta, in the middle of its partial_json.",
-        lambda u: cut_before(u, call_unit(u, "Zürich"), b"rich", "line"))
-    add(c, "tools_truncated_mid_character", anthropic_tool_units("at4", escaped=RAW), "truncated",
+        lambda u: cut_before(u, call_unit(u, "Zürich"), b"rich", "line"),
+    )
+    add(
+        c,
+        "tools_truncated_mid_character",
+        anthropic_tool_units("at4", escaped=RAW),
+        "truncated",
         "The body stops after two of the three bytes of 黎 inside a partial_json fragment.",
-        lambda u: cut_in_bytes(u, call_unit(u, "苏黎"), "黎", 2))
-    add(c, "tools_truncated_between_fragments", anthropic_tool_units("at5", escaped=ESCAPED), "truncated",
+        lambda u: cut_in_bytes(u, call_unit(u, "苏黎"), "黎", 2),
+    )
+    add(
+        c,
+        "tools_truncated_between_fragments",
+        anthropic_tool_units("at5", escaped=ESCAPED),
+        "truncated",
         "The body ends cleanly between two input_json_delta events, between the halves of a surrogate pair.",
-        lambda u: cut_between(u, call_unit(u, "udf27")))
-    add(c, "tools_truncated_after_block_stop", anthropic_tool_units("at6", escaped=RAW), "truncated",
+        lambda u: cut_between(u, call_unit(u, "udf27")),
+    )
+    add(
+        c,
+        "tools_truncated_after_block_stop",
+        anthropic_tool_units("at6", escaped=RAW),
+        "truncated",
         "content_block_stop closed the tool_use block, then the body ended: the call is whole, the message "
         "is not.",
-        lambda u: cut_between(u, nth(u, "finish", 0)))
-    add(c, "tools_truncated_before_message_stop", anthropic_tool_units("at7", escaped=ESCAPED), "truncated",
+        lambda u: cut_between(u, nth(u, "finish", 0)),
+    )
+    add(
+        c,
+        "tools_truncated_before_message_stop",
+        anthropic_tool_units("at7", escaped=ESCAPED),
+        "truncated",
         "message_delta said stop_reason tool_use, but message_stop never came.",
-        lambda u: cut_between(u, nth(u, "terminal", 0)))
-    add(c, "thinking_truncated_mid_character", anthropic_tool_units("at8", escaped=RAW), "truncated",
+        lambda u: cut_between(u, nth(u, "terminal", 0)),
+    )
+    add(
+        c,
+        "thinking_truncated_mid_character",
+        anthropic_tool_units("at8", escaped=RAW),
+        "truncated",
         "The body stops after one of the three bytes of 黎 inside a thinking_delta: no answer text yet.",
-        lambda u: cut_in_bytes(u, reasoning_unit(u, "苏黎世"), "黎", 1))
+        lambda u: cut_in_bytes(u, reasoning_unit(u, "苏黎世"), "黎", 1),
+    )
 
     c = "gemini"
-    add(c, "tools_thought", gemini_tool_units("gt1", escaped=RAW, array=False), "completed",
-        "A thought part (thought summaries on), a text part, then a whole functionCall part with finishReason "
-        "STOP.")
-    add(c, "tools_truncated_mid_line", gemini_tool_units("gt2", escaped=RAW, array=False), "truncated",
+    add(
+        c,
+        "tools_thought",
+        gemini_tool_units("gt1", escaped=RAW, array=False),
+        "completed",
+        "A thought part (thought summaries on), a text part, then a whole functionCall part with "
+        "finishReason STOP.",
+    )
+    add(
+        c,
+        "tools_truncated_mid_line",
+        gemini_tool_units("gt2", escaped=RAW, array=False),
+        "truncated",
         "The body stops inside the data line of the chunk carrying the functionCall.",
-        lambda u: cut_before(u, nth(u, "finish", 0), b'"args"', "line"))
-    add(c, "tools_truncated_after_thought", gemini_tool_units("gt3", escaped=ESCAPED, array=False), "truncated",
+        lambda u: cut_before(u, nth(u, "finish", 0), b'"args"', "line"),
+    )
+    add(
+        c,
+        "tools_truncated_after_thought",
+        gemini_tool_units("gt3", escaped=ESCAPED, array=False),
+        "truncated",
         "The body ends cleanly after the thought chunk: reasoning arrived, no answer and no call.",
-        lambda u: cut_between(u, 1))
+        lambda u: cut_between(u, 1),
+    )
 
     c = "gemini-json-array"
-    add(c, "tools_thought", gemini_tool_units("gat1", escaped=ESCAPED, array=True), "completed",
-        "The thought, text and functionCall chunks as one growing JSON array, closed by ].")
-    add(c, "tools_truncated_mid_event", gemini_tool_units("gat2", escaped=RAW, array=True), "truncated",
+    add(
+        c,
+        "tools_thought",
+        gemini_tool_units("gat1", escaped=ESCAPED, array=True),
+        "completed",
+        "The thought, text and functionCall chunks as one growing JSON array, closed by ].",
+    )
+    add(
+        c,
+        "tools_truncated_mid_event",
+        gemini_tool_units("gat2", escaped=RAW, array=True),
+        "truncated",
         "The body stops inside the array element carrying the functionCall.",
-        lambda u: cut_before(u, nth(u, "finish", 0), b'"args"', "event"))
+        lambda u: cut_before(u, nth(u, "finish", 0), b'"args"', "event"),
+    )
 
     c = "ollama"
-    add(c, "tools_thinking", ollama_tool_units("olt1", escaped=RAW), "completed",
+    add(
+        c,
+        "tools_thinking",
+        ollama_tool_units("olt1", escaped=RAW),
+        "completed",
         "message.thinking lines, a line whose message.tool_calls carries a whole call (arguments an object), "
-        "then done true.")
-    add(c, "tools_truncated_mid_line", ollama_tool_units("olt2", escaped=RAW), "truncated",
+        "then done true.",
+    )
+    add(
+        c,
+        "tools_truncated_mid_line",
+        ollama_tool_units("olt2", escaped=RAW),
+        "truncated",
         "The body stops in the middle of the line carrying message.tool_calls.",
-        lambda u: cut_before(u, nth(u, "call", 0), b'"arguments"', "line"))
-    add(c, "tools_truncated_before_done", ollama_tool_units("olt3", escaped=ESCAPED), "truncated",
+        lambda u: cut_before(u, nth(u, "call", 0), b'"arguments"', "line"),
+    )
+    add(
+        c,
+        "tools_truncated_before_done",
+        ollama_tool_units("olt3", escaped=ESCAPED),
+        "truncated",
         "The tool_calls line arrived whole, the done line did not: the call is whole, the answer is not.",
-        lambda u: cut_between(u, nth(u, "terminal", 0)))
+        lambda u: cut_between(u, nth(u, "terminal", 0)),
+    )
 
 
 # ----------------------------------------------------------------------------------------------------------
