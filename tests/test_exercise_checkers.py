@@ -9,6 +9,7 @@ checker fails this file, not only nbval.
 from __future__ import annotations
 
 import codecs
+import contextlib
 import functools
 import json
 import re
@@ -18,7 +19,7 @@ from typing import Any
 import nbformat
 import pytest
 
-from lesson_lib import Event
+from lesson_lib import Event, parse_sse
 from lesson_lib.exercises.checkers import (
     BUGS,
     CHALLENGES,
@@ -217,6 +218,32 @@ def records_off_by_one(reads, max_line_bytes=64):
     return namespace("bug_hunt.ipynb")["read_records"](reads, max_line_bytes - 1)
 
 
+def tool_calls_at_end_of_stream(reads):
+    """Joins the fragments and parses once, but takes the end of the stream for the close."""
+    fixed = namespace("bug_hunt.ipynb")["tool_calls"]
+    reads = list(reads)
+    if b"[DONE]" in b"".join(reads):
+        return fixed(reads)
+    return fixed([*reads, b"\n\ndata: [DONE]\n\n"])
+
+
+def tool_calls_parsed_at_each_event_as_a_prefix(reads):
+    """Parses the joined text after every event and keeps the last success: a prefix can parse."""
+    calls, done = {}, False
+    for event in parse_sse(reads):
+        if event.data == "[DONE]":
+            done = True
+            break
+        for entry in json.loads(event.data)["choices"][0]["delta"].get("tool_calls") or []:
+            call = calls.setdefault(entry["index"], [entry["function"].get("name"), "", None])
+            call[1] += entry["function"].get("arguments") or ""
+            with contextlib.suppress(json.JSONDecodeError):
+                call[2] = json.loads(call[1])
+    if not done and not all(call[2] is not None for call in calls.values()):
+        raise ValueError("open")
+    return [(name, value) for name, _, value in calls.values()]
+
+
 WRONG_FIXES = [
     ("decode", decode_without_final, ["stopped in the middle of a character"]),
     ("decode", decode_each_read_strictly, ["two reads cut at byte 1", "inside a multi-byte UTF-8 character"]),
@@ -233,6 +260,8 @@ WRONG_FIXES = [
     ("bound", records_checking_complete_lines_only, ["a line that never ends"]),
     ("bound", records_bounding_the_read, ["whole stream in one read", "per line, not per read"]),
     ("bound", records_off_by_one, ["exactly as long as the bound"]),
+    ("tool_args", tool_calls_at_end_of_stream, ["before data: [DONE]"]),
+    ("tool_args", tool_calls_parsed_at_each_event_as_a_prefix, ["before data: [DONE]", "as if the calls"]),
 ]
 
 

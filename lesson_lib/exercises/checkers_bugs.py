@@ -1,4 +1,4 @@
-"""The bug hunt: six client functions, each with one streaming bug, and a checker for each fix.
+"""The bug hunt: seven client functions, each with one streaming bug, and a checker for each fix.
 
 Each checker runs the learner's fixed function on a hidden corpus (Chinese, accented Latin, emoji, CR, LF
 and CRLF) in every chunking of :mod:`.checkers_core`, plus the end-of-stream cases that bug is about, and
@@ -33,6 +33,7 @@ from .checkers_core import (
     observe,
     sweep,
 )
+from .checkers_values import check_tool_args
 
 # -- the hidden corpora --------------------------------------------------------------------------------
 
@@ -480,6 +481,7 @@ BUGS: dict[str, Callable[[str, Callable[..., Any]], Result]] = {
     "eof": check_eof,
     "cleanup": check_cleanup,
     "bound": check_bound,
+    "tool_args": check_tool_args,
 }
 
 FUNCTION_NAMES = {
@@ -489,6 +491,7 @@ FUNCTION_NAMES = {
     "eof": "answer_text",
     "cleanup": "collect",
     "bound": "read_records",
+    "tool_args": "tool_calls",
 }
 
 
