@@ -1,0 +1,234 @@
+"""Proofs of absolute sentences in the lessons and documents that no other test proved.
+
+Each test names the sentence it proves in its docstring; ``tests/claims.toml`` points here. Tests data mixes
+Chinese, accented Latin and 4-byte emoji.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lesson_lib import (
+    IncrementalUTF8Decoder,
+    JSONArrayParser,
+    LineSplitter,
+    NDJSONParser,
+    SSEParser,
+    consume,
+    naive_decode,
+    split_at,
+)
+from lesson_lib.decoding import char_spans
+from tests.strategies import partitions, tricky_text
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: One character of each UTF-8 length from 2 to 4 bytes, and more of them.
+MULTIBYTE = st.sampled_from("éÅ你好完成🙂🚀€ß\u2028\u0085") | st.characters(
+    min_codepoint=0x80, codec="utf-8", exclude_characters="\ufffd"  # U+FFFD would be "in" the result anyway
+)
+
+
+def inside_a_character(raw: bytes, cuts: list[int]) -> bool:
+    starts = {start for start, _ in char_spans(raw)} | {len(raw)}
+    return any(cut not in starts for cut in cuts)
+
+
+@settings(deadline=None)
+@given(MULTIBYTE, st.data())
+def test_a_cut_character_costs_one_u_fffd_per_maximal_invalid_subpart(character, data):
+    """01: 'The decoder replaces each maximal invalid subpart: a lead byte with the continuation bytes that
+    fit it so far counts as one, and every stray continuation byte counts as one on its own.' and 'Two, three
+    or four, depending on the character and where the cut falls; in every case the character itself is gone.'
+    """
+    raw = ("a" + character + "b").encode()
+    size = len(character.encode())
+    cut_inside = data.draw(st.integers(1, size - 1))
+    decoded = naive_decode(split_at(raw, [1 + cut_inside]))
+    assert decoded.count("\ufffd") == 1 + (size - cut_inside)  # the lead and its fitting bytes, then strays
+    assert decoded.count("\ufffd") in (2, 3, 4)
+    assert character not in decoded and decoded.startswith("a") and decoded.endswith("b")
+
+
+@settings(deadline=None)
+@given(tricky_text, st.data())
+def test_the_naive_decode_goes_wrong_exactly_when_a_read_ends_inside_a_character(text, data):
+    """01: 'Each bug shows only when a read ends inside a multi-byte character, so a test whose text is all
+    ASCII cannot catch it.' (and the instructor guide's 'silently and only on some cuts')."""
+    raw = text.encode()
+    pieces = data.draw(partitions(raw))
+    cuts = [sum(len(p) for p in pieces[:i]) for i in range(1, len(pieces))]
+    cuts = [cut for cut in cuts if 0 < cut < len(raw)]
+    assert (naive_decode(pieces) != text) == inside_a_character(raw, cuts)
+
+
+@settings(deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=0x7F), max_size=40), st.data())
+def test_ascii_text_never_shows_the_bug(text, data):
+    """01: '... so a test whose text is all ASCII cannot catch it.'"""
+    pieces = data.draw(partitions(text.encode()))
+    assert naive_decode(pieces) == text and naive_decode(pieces, errors="strict") == text
+
+
+@settings(deadline=None)
+@given(st.binary(max_size=60), st.data())
+def test_the_replace_client_never_raises(body, data):
+    """00: 'A client that decodes each read on its own, with errors="replace" so that nothing ever raises,
+    then parses the events, shows the user this:' (the per-read decode, then consume, on any bytes)."""
+    pieces = data.draw(partitions(b"data: " + body))
+    text = naive_decode(pieces, errors="replace")
+    assert isinstance(text, str)
+    consume([text.encode()], "openai-chat")
+
+
+def test_a_generator_finally_runs_on_every_path_once_started():
+    """05: 'A generator's finally runs on all of those paths once the generator has started; one closed
+    before its first next() never enters its try.'"""
+    ran = []
+
+    def reads(fail=False):
+        try:
+            yield "你好"
+            if fail:
+                raise ConnectionError("the stream broke")
+            yield "🙂"
+        finally:
+            ran.append(1)
+
+    list(reads())  # the service finishes
+    with pytest.raises(ConnectionError):
+        list(reads(fail=True))  # the stream breaks
+    with pytest.raises(ZeroDivisionError):
+        for _piece in reads():
+            1 / 0  # your loop raises: leaving the for loop drops the generator  # noqa: B018
+    early = reads()
+    next(early)
+    early.close()  # you stop reading early
+    assert ran == [1, 1, 1, 1]
+    never_started = reads()
+    never_started.close()
+    assert ran == [1, 1, 1, 1], "a generator closed before its first next() skips its finally"
+
+
+@settings(deadline=None)
+@given(st.text(alphabet="你好完成第二行秘密回答", min_size=2, max_size=30), st.data())
+def test_stats_and_describe_hold_no_answer_text(answer, data):
+    """05: 'StreamResult.stats and describe() hold counts, sizes and offsets, never the text:' and
+    'Diagnostics are counts, sizes, offsets and states, never content.' (complete and cut streams, any
+    chunking)."""
+    body = (
+        b'data: {"choices":[{"index":0,"delta":{"content":' + json.dumps(answer).encode() + b'}}]}\n\n'
+        b'data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n'
+    )
+    end = data.draw(st.integers(1, len(body)))
+    result = consume(data.draw(partitions(body[:end])), "openai-chat")
+    diagnostics = result.describe() + repr(result.stats)
+    assert not set(answer) & set(diagnostics)
+
+
+@pytest.mark.parametrize(
+    ("layer", "piece", "output"),
+    [
+        (IncrementalUTF8Decoder, "café 你好🙂".encode(), str),
+        (LineSplitter, "café 你好🙂\n", list),
+        (SSEParser, "data: café 你好🙂\n\n".encode(), list),
+        (NDJSONParser, '{"a": "café 你好🙂"}\n'.encode(), list),
+        (JSONArrayParser, '[{"a": "café 你好🙂"}]'.encode(), list),
+    ],
+)
+def test_every_parsing_layer_has_feed_and_close(layer, piece, output):
+    """README: 'Every parsing layer (decoder, lines, SSE, NDJSON, JSON array) has the same two verbs'."""
+    parser = layer()
+    fed = parser.feed(piece)
+    assert isinstance(fed, output) and fed
+    assert isinstance(parser.close(), output)
+
+
+def test_requirements_pin_every_package():
+    """README: 'requirements.txt pins every package' (and the instructor guide's, for a hub)."""
+    lines = [line.strip() for line in (ROOT / "requirements.txt").read_text().splitlines()]
+    packages = [line for line in lines if line and not line.startswith("#")]
+    assert packages
+    unpinned = [line for line in packages if not re.fullmatch(r"[A-Za-z0-9_.\-\[\]]+==[\w.+!-]+", line)]
+    assert unpinned == []
+
+
+def make_rule(target: str) -> tuple[str, list[str]]:
+    """The prerequisites and recipe lines of one Makefile rule."""
+    text = (ROOT / "Makefile").read_text()
+    match = re.search(rf"^{re.escape(target)}:(.*)\n((?:\t.*\n)*)", text, re.M)
+    assert match, target
+    return match.group(1).strip(), [line.strip() for line in match.group(2).splitlines()]
+
+
+def test_the_make_targets_do_what_the_readme_says():
+    """README: 'make test # the same set-up, then every test: lint, unit and property tests, widgets,
+    notebooks', 'Nothing else is installed by hand', 'Both commands reinstall only when requirements.txt or
+    pyproject.toml changed', and 'make outputs re-executes every notebook'."""
+    stamp_needs, install = make_rule("$(STAMP)")
+    assert stamp_needs.split() == ["requirements.txt", "pyproject.toml"]
+    assert any("pip install --quiet -r requirements.txt" in line for line in install)
+    assert [line for line in install if "pip install" in line and "requirements.txt" not in line] == [
+        "$(BIN)/python -m pip install --quiet --upgrade pip"
+    ]
+    for target in ("lab", "test", "outputs"):
+        assert make_rule(target)[0] == "$(STAMP)"
+    test_recipe = make_rule("test")[1]
+    assert test_recipe[0] == "$(BIN)/ruff check ."
+    assert test_recipe[1].endswith("$(NBVAL) tests notebooks")
+    assert make_rule("outputs")[1] == ["$(BIN)/python tools/run_notebooks.py"]
+    runner = (ROOT / "tools" / "run_notebooks.py").read_text()
+    assert 'or sorted((ROOT / "notebooks").rglob("*.ipynb"))' in runner  # no argument: every notebook
+
+
+def minutes(path: Path) -> int:
+    first = "".join(json.loads(path.read_text(encoding="utf-8"))["cells"][0]["source"])
+    return int(re.search(r"\*\*Time\.\*\* About (\d+) minutes", first).group(1))
+
+
+def test_the_time_estimates_add_up():
+    """Instructor guide: 'Working through everything alone takes about six hours: three and a half for the
+    lessons, two and a quarter for the exercises.' (00: 'about 3½ hours, and 2¼ more')."""
+    lessons = sorted((ROOT / "notebooks").glob("0[0-9]_*.ipynb"))
+    exercises = sorted((ROOT / "notebooks" / "exercises").glob("*.ipynb"))
+    assert len(lessons) == 8 and len(exercises) == 4
+    assert sum(minutes(p) for p in lessons) == 210
+    assert sum(minutes(p) for p in exercises) == 135
+
+
+def test_the_workshop_serves_the_widget_lessons_on_loopback_without_code():
+    """Instructor guide: 'make workshop ... serves the lessons that show widgets (00 to 04) as Voila apps:
+    each ... appears without its code' and 'It listens on 127.0.0.1 only'."""
+    spec = importlib.util.spec_from_file_location("workshop", ROOT / "tools" / "workshop.py")
+    workshop = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(workshop)
+    names = [name for name, _title in workshop.widget_lessons(ROOT / "notebooks")]
+    assert [name[:2] for name in names] == ["00", "01", "02", "03", "04"]
+    command = workshop.voila_command(ROOT / "notebooks", 8866, "light", False)
+    assert [arg for arg in command if arg.startswith("--Voila.ip")] == ["--Voila.ip=127.0.0.1"]
+    assert "--VoilaConfiguration.strip_sources=True" in command
+
+
+def test_the_checkers_cut_every_way_the_guide_says():
+    """Instructor guide: the checkers cut 'as one whole read, every two-piece split, one-byte reads and 20
+    seeded random partitions', and one-byte reads are used 'which is why the checkers use them'."""
+    from lesson_lib.exercises.checkers_core import chunkings
+
+    data = "Ångström 你好🙂\r\n".encode()
+    kinds: dict[str, list] = {}
+    for chunking in chunkings(data):
+        assert b"".join(chunking.pieces) == data
+        kinds.setdefault(chunking.kind, []).append(chunking)
+    assert {kind: len(found) for kind, found in kinds.items()} == {
+        "whole": 1, "two-piece": len(data) - 1, "one-byte": 1, "random": 20
+    }
+    assert sorted(c.cuts[0] for c in kinds["two-piece"]) == list(range(1, len(data)))
+    assert kinds["one-byte"][0].pieces == [bytes([b]) for b in data]
+    assert sorted(c.seed for c in kinds["random"]) == list(range(20))
