@@ -167,11 +167,21 @@ def test_openai_responses_function_call_items_and_reasoning_summary():
     assert result.reasoning_text == "**想**" and result.text == ""
 
 
-def test_openai_responses_done_text_that_differs_from_the_fragments_is_reported():
-    result = consume([responses_call(['{"a": 1}'], done_text='{"a": 2}')], "openai-responses")
+@pytest.mark.parametrize("item_done", [True, False])
+def test_openai_responses_done_text_that_differs_from_the_fragments_is_reported(item_done):
+    body = responses_call(['{"a": 1}'], done_text='{"a": 2}', item_done=item_done)
+    result = consume([body], "openai-responses")
     (call,) = result.tool_calls
     assert call.complete and call.arguments is None
     assert call.error is not None and "differs" in call.error
+
+
+def test_openai_responses_output_item_done_that_differs_is_reported_too():
+    body = responses_call(['{"a": 1}'])  # .done agrees with the fragments
+    body = body.replace(b'"arguments":"{\\"a\\": 1}"}', b'"arguments":"{\\"a\\": 3}"}', 1)
+    assert body.count(b'\\"a\\": 3') == 1  # only the output_item.done item changed
+    (call,) = consume([body], "openai-responses").tool_calls
+    assert call.complete and call.arguments is None and "differs" in (call.error or "")
 
 
 def test_anthropic_thinking_signature_and_tool_use():
