@@ -21,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lesson_lib import Outcome, ToolCall, consume, provisional
+from lesson_lib.captures import load, names
 from lesson_lib.chunking import one_byte_chunks, split_at
 from lesson_lib.completion import check_options
 from lesson_lib.options import OptionError
@@ -411,3 +412,25 @@ def test_a_responses_delta_after_done_stops_the_stream_as_a_decode_error():
     assert result.outcome is Outcome.DECODE_ERROR
     assert result.error is not None and "after it was closed" in result.error.message
     assert result.tool_calls[0].arguments_text == '{"a": 1}' and result.tool_calls[0].complete
+
+
+VALUE_CAPTURES = [n for n in names() if load(n).tool_calls or load(n).reasoning_text]
+
+
+@settings(deadline=None, max_examples=120)
+@given(data=st.data(), name=st.sampled_from(VALUE_CAPTURES))
+def test_every_value_capture_gives_its_manifest_values_for_any_reads(data, name):
+    capture = load(name)
+    result = consume(data.draw(partitions(capture.body)), capture.contract)
+    assert result.reasoning_text == capture.reasoning_text
+    assert [
+        {
+            "id": c.id,
+            "name": c.name,
+            "arguments_text": c.arguments_text,
+            "arguments": c.arguments,
+            "complete": c.complete,
+        }
+        for c in result.tool_calls
+    ] == list(capture.tool_calls)
+    assert all(c.error is None for c in result.tool_calls)
