@@ -79,6 +79,10 @@ class Unit:
     error: str | None = None  # the service's error type or code, when this unit is an in-band error
     terminal: bool = False  # this unit is the service's "I am done" signal
     error_message: bool = False  # an in-band error whose type is not given (Ollama): outcome service_error
+    reasoning: str = ""  # the reasoning (thinking) text this unit delivers: never answer text
+    # What this unit does to tool calls, in order: ("start", key, id, name), ("delta", key, fragment),
+    # ("end", key) (the service closed the call), ("whole", id, name, arguments_text).
+    calls: tuple[tuple, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -110,6 +114,13 @@ def cut_in_character(units: Sequence[Unit], char: str, nbytes: int) -> Cut:
         if char in unit.text and encoded in unit.data:
             return Cut(i, unit.data.index(encoded) + nbytes, "character")
     raise AssertionError(f"no unit carries {char!r} raw")
+
+
+def cut_in_bytes(units: Sequence[Unit], index: int, char: str, nbytes: int) -> Cut:
+    """End inside raw ``char`` after ``nbytes`` of its UTF-8 bytes, in ``units[index]`` (any field)."""
+    encoded = char.encode("utf-8")
+    assert 0 < nbytes < len(encoded), (char, nbytes)
+    return Cut(index, units[index].data.index(encoded) + nbytes, "character")
 
 
 def cut_before(units: Sequence[Unit], index: int, marker: bytes, truncated_at: str) -> Cut:
@@ -708,6 +719,324 @@ def ollama_units(
 
 
 # ----------------------------------------------------------------------------------------------------------
+# Tool calls and reasoning: arguments arrive as JSON TEXT fragments (cut inside keys, numbers, \uXXXX escapes,
+# between the halves of a surrogate pair); reasoning arrives beside the answer and is not the answer
+# ----------------------------------------------------------------------------------------------------------
+
+# Raw UTF-8 inside the arguments text; the number 14 is cut into 1 and 4.
+WEATHER_FRAGMENTS = ('{"ci', 'ty": "北', '京", "da', 'ys": 1', '4, "unit": "cel', 'sius"}')
+# \uXXXX escapes INSIDE the arguments text (the model wrote ASCII-only JSON): escapes cut in the middle,
+# and 🚀 as the surrogate pair \ud83d\ude80 whose halves arrive in two fragments.
+MESSAGE_FRAGMENTS = (
+    '{"to": "Zo\\u00',
+    'eb", "text": "\\u4f',
+    "60\\u597d \\ud83d",
+    '\\ude80 caf\\u00e9"}',
+)
+TOOL_ANSWER = ("好的，", "我来查一下北京的天气。")
+ANTHROPIC_THINKING = ("用户想知道", "苏黎世的天气：", " I should call get_weather 🌦️.")
+ANTHROPIC_TOOL_TEXT = ("好的，", "我查一下 Zürich", " 的天气。")
+# The first partial_json is empty, as the API sends it; 🌧 arrives as an escaped surrogate pair.
+ANTHROPIC_TOOL_FRAGMENTS = (
+    "",
+    '{"city": "苏黎',
+    '世 Zürich", "days": ',
+    '3, "note": "\\ud83c',
+    '\\udf27 带伞"}',
+)
+RESPONSES_SUMMARY = ("**查询天气**\n\n", "用户问北京的天气，", "我需要调用 get_weather。")
+REASONING_CHAT = ("嗯，", "用户问 9.11 和 9.8", " 哪个大。比较小数部分：", "0.8 > 0.11 🙂")
+REASONING_ANSWER = ("9.8 ", "更大。", " (naïve 的字符串比较会答错。)")
+GEMINI_THOUGHT = "**思考** 用户想知道北京的天气，调用 get_weather。"
+OLLAMA_THINKING = ("用户问天气，", "需要调用工具 get_weather。", " Zürich? 不，是北京。")
+WEATHER_ARGS = {"city": "北京", "days": 14, "unit": "celsius"}
+
+
+def openai_chat_tool_units(
+    seed: str,
+    calls: Sequence[tuple[str, Sequence[str]]],
+    *,
+    escaped: bool,
+    finish: str = "tool_calls",
+) -> list[Unit]:
+    """Parallel tool calls whose fragments interleave by ``index``; [DONE] closes them all."""
+    base = {
+        "id": "chatcmpl-" + fake_id(seed, 29, BASE62),
+        "object": "chat.completion.chunk",
+        "created": 1767225600 + int(fake_id(seed, 5, "0123456789")),
+        "model": "gpt-4.1-mini-2025-04-14",
+        "service_tier": "default",
+        "system_fingerprint": "fp_" + fake_id(seed + "fp", 10),
+    }
+
+    def chunk(delta: dict, finish_reason: str | None = None) -> bytes:
+        obj = dict(
+            base, choices=[{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish_reason}]
+        )
+        return sse_event([("data", compact(obj, escaped))])
+
+    units = [Unit(chunk({"role": "assistant", "content": None, "refusal": None}))]
+    keys = []
+    for index, (name, _) in enumerate(calls):
+        call_id = "call_" + fake_id(f"{seed}{index}", 24, BASE62)
+        start = {
+            "index": index,
+            "id": call_id,
+            "type": "function",
+            "function": {"name": name, "arguments": ""},
+        }
+        units.append(
+            Unit(chunk({"tool_calls": [start]}), "call", calls=(("start", str(index), call_id, name),))
+        )
+        keys.append(str(index))
+    longest = max(len(fragments) for _, fragments in calls)
+    for position in range(longest):
+        for index, (_, fragments) in enumerate(calls):
+            if position < len(fragments):
+                fragment = fragments[position]
+                delta = {"tool_calls": [{"index": index, "function": {"arguments": fragment}}]}
+                units.append(Unit(chunk(delta), "call", calls=(("delta", str(index), fragment),)))
+    units.append(Unit(chunk({}, finish), "finish", finish=finish))
+    closes = tuple(("end", key) for key in keys) if finish in ("tool_calls", "stop") else ()
+    units.append(Unit(b"data: [DONE]\n\n", "terminal", terminal=True, calls=closes))
+    return units
+
+
+def openai_chat_reasoning_units(seed: str, *, escaped: bool) -> list[Unit]:
+    """A DeepSeek-style OpenAI-compatible stream: delta.reasoning_content first, then delta.content, with
+    ': keep-alive' SSE comments (as DeepSeek is reported to send while a request waits)."""
+    base = {
+        "id": fake_id(seed, 8) + "-" + fake_id(seed + "b", 4) + "-" + fake_id(seed + "c", 4),
+        "object": "chat.completion.chunk",
+        "created": 1767225600 + int(fake_id(seed, 5, "0123456789")),
+        "model": "deepseek-reasoner",
+        "system_fingerprint": "fp_" + fake_id(seed + "fp", 10) + "_prod0820_fp8_kvcache",
+    }
+
+    def chunk(delta: dict, finish_reason: str | None = None) -> bytes:
+        obj = dict(
+            base, choices=[{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish_reason}]
+        )
+        return sse_event([("data", compact(obj, escaped))])
+
+    units = [Unit(sse_comment(" keep-alive"), "heartbeat"), Unit(sse_comment(" keep-alive"), "heartbeat")]
+    units.append(Unit(chunk({"role": "assistant", "content": None, "reasoning_content": ""})))
+    for piece in REASONING_CHAT:
+        units.append(Unit(chunk({"content": None, "reasoning_content": piece}), "reasoning", reasoning=piece))
+    for piece in REASONING_ANSWER:
+        units.append(Unit(chunk({"content": piece, "reasoning_content": None}), "delta", text=piece))
+    units.append(Unit(chunk({"content": "", "reasoning_content": None}, "stop"), "finish", finish="stop"))
+    units.append(Unit(b"data: [DONE]\n\n", "terminal", terminal=True))
+    return units
+
+
+def openai_responses_tool_units(seed: str, *, escaped: bool) -> list[Unit]:
+    """A reasoning item with a summary, then one function_call item, then response.completed."""
+    response_id = "resp_" + fake_id(seed, 48)
+    reasoning_id = "rs_" + fake_id(seed + "rs", 48)
+    item_id = "fc_" + fake_id(seed + "fc", 48)
+    call_id = "call_" + fake_id(seed + "call", 24, BASE62)
+    units: list[Unit] = []
+    sequence = iter(range(10_000))
+
+    def event(payload: dict, kind: str = "meta", **meaning) -> None:
+        payload = {"type": payload["type"], "sequence_number": next(sequence), **payload}
+        data = sse_event([("event", payload["type"]), ("data", compact(payload, escaped))])
+        units.append(Unit(data, kind, **meaning))
+
+    def response(status: str, output: list) -> dict:
+        return {
+            "id": response_id,
+            "object": "response",
+            "created_at": 1767225600 + int(fake_id(seed, 5, "0123456789")),
+            "status": status,
+            "error": None,
+            "incomplete_details": None,
+            "model": "o4-mini-2025-04-16",
+            "output": output,
+            "parallel_tool_calls": True,
+            "reasoning": {"effort": "medium", "summary": "auto"},
+            "tool_choice": "auto",
+            "usage": None,
+        }
+
+    summary = "".join(RESPONSES_SUMMARY)
+    arguments = "".join(WEATHER_FRAGMENTS)
+    event({"type": "response.created", "response": response("in_progress", [])})
+    event({"type": "response.in_progress", "response": response("in_progress", [])})
+    reasoning = {"id": reasoning_id, "type": "reasoning", "summary": []}
+    event({"type": "response.output_item.added", "output_index": 0, "item": reasoning})
+    where = {"item_id": reasoning_id, "output_index": 0, "summary_index": 0}
+    event(
+        {
+            "type": "response.reasoning_summary_part.added",
+            **where,
+            "part": {"type": "summary_text", "text": ""},
+        }
+    )
+    for piece in RESPONSES_SUMMARY:
+        event(
+            {"type": "response.reasoning_summary_text.delta", **where, "delta": piece},
+            "reasoning",
+            reasoning=piece,
+        )
+    event({"type": "response.reasoning_summary_text.done", **where, "text": summary})
+    event(
+        {
+            "type": "response.reasoning_summary_part.done",
+            **where,
+            "part": {"type": "summary_text", "text": summary},
+        }
+    )
+    reasoning_done = dict(reasoning, summary=[{"type": "summary_text", "text": summary}])
+    event({"type": "response.output_item.done", "output_index": 0, "item": reasoning_done})
+    item = {"id": item_id, "type": "function_call", "status": "in_progress", "arguments": ""}
+    item.update(call_id=call_id, name="get_weather")
+    event({"type": "response.output_item.added", "output_index": 1, "item": item}, "call",
+          calls=(("start", item_id, call_id, "get_weather"),))  # fmt: skip
+    for fragment in WEATHER_FRAGMENTS:
+        payload = {"type": "response.function_call_arguments.delta", "item_id": item_id, "output_index": 1,
+                   "delta": fragment}  # fmt: skip
+        event(payload, "call", calls=(("delta", item_id, fragment),))
+    payload = {"type": "response.function_call_arguments.done", "item_id": item_id, "output_index": 1,
+               "arguments": arguments}  # fmt: skip
+    event(payload, "call", calls=(("end", item_id),))
+    item_done = dict(item, status="completed", arguments=arguments)
+    event({"type": "response.output_item.done", "output_index": 1, "item": item_done}, "call")
+    final = response("completed", [reasoning_done, item_done])
+    event({"type": "response.completed", "response": final}, "terminal", terminal=True)
+    return units
+
+
+def anthropic_tool_units(seed: str, *, escaped: bool) -> list[Unit]:
+    """A thinking block (thinking_delta, then signature_delta), a text block, then a tool_use block."""
+    units: list[Unit] = []
+    tool_id = "toolu_01" + fake_id(seed + "tool", 22, BASE62)
+
+    def event(payload: dict, kind: str = "meta", **meaning) -> None:
+        data = sse_event([("event", payload["type"]), ("data", compact(payload, escaped))])
+        units.append(Unit(data, kind, **meaning))
+
+    message = {
+        "id": "msg_01" + fake_id(seed, 22, BASE62),
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-sonnet-4-5-20250929",
+        "content": [],
+        "stop_reason": None,
+        "stop_sequence": None,
+        "usage": {"input_tokens": 412, "output_tokens": 4},
+    }
+    event({"type": "message_start", "message": message})
+    event({"type": "content_block_start", "index": 0, "content_block": {"type": "thinking", "thinking": "",
+                                                                        "signature": ""}})  # fmt: skip
+    units.append(Unit(sse_event([("event", "ping"), ("data", ANTHROPIC_PING)]), "heartbeat"))
+    for piece in ANTHROPIC_THINKING:
+        delta = {"type": "thinking_delta", "thinking": piece}
+        event({"type": "content_block_delta", "index": 0, "delta": delta}, "reasoning", reasoning=piece)
+    signature = fake_id(seed + "sig", 88, BASE62 + "+/")
+    event(
+        {
+            "type": "content_block_delta",
+            "index": 0,
+            "delta": {"type": "signature_delta", "signature": signature},
+        }
+    )
+    event({"type": "content_block_stop", "index": 0})
+    event({"type": "content_block_start", "index": 1, "content_block": {"type": "text", "text": ""}})
+    for piece in ANTHROPIC_TOOL_TEXT:
+        delta = {"type": "text_delta", "text": piece}
+        event({"type": "content_block_delta", "index": 1, "delta": delta}, "delta", text=piece)
+    event({"type": "content_block_stop", "index": 1})
+    block = {"type": "tool_use", "id": tool_id, "name": "get_weather", "input": {}}
+    event({"type": "content_block_start", "index": 2, "content_block": block}, "call",
+          calls=(("start", "2", tool_id, "get_weather"),))  # fmt: skip
+    for fragment in ANTHROPIC_TOOL_FRAGMENTS:
+        delta = {"type": "input_json_delta", "partial_json": fragment}
+        ops = (("delta", "2", fragment),) if fragment else ()
+        event({"type": "content_block_delta", "index": 2, "delta": delta}, "call", calls=ops)
+    event({"type": "content_block_stop", "index": 2}, "call", calls=(("end", "2"),))
+    event({"type": "message_delta", "delta": {"stop_reason": "tool_use", "stop_sequence": None},
+           "usage": {"output_tokens": 96}}, "finish", finish="tool_use")  # fmt: skip
+    event({"type": "message_stop"}, "terminal", terminal=True)
+    return units
+
+
+def gemini_tool_chunks(seed: str) -> list[tuple[GeminiChunk, str, tuple]]:
+    """A thought part (thought summaries on), a text part, then a functionCall part with STOP.
+
+    Each chunk comes with the reasoning it delivers and its tool-call operations."""
+    response_id = fake_id(seed, 22, BASE62 + "-_")
+    out = []
+
+    def make(parts: list, finish: str | None, text: str, reasoning: str, ops: tuple) -> None:
+        candidate: dict = {"content": {"parts": parts, "role": "model"}}
+        if finish:
+            candidate["finishReason"] = finish
+            candidate["index"] = 0
+        usage = {"promptTokenCount": 57, "totalTokenCount": 57 + len(out)}
+        obj = {"candidates": [candidate], "usageMetadata": usage}
+        obj.update(modelVersion="gemini-2.5-flash", responseId=response_id)
+        out.append((GeminiChunk(obj, text, finish, finish is not None), reasoning, ops))
+
+    make([{"text": GEMINI_THOUGHT, "thought": True}], None, "", GEMINI_THOUGHT, ())
+    make([{"text": TOOL_ANSWER[0]}], None, TOOL_ANSWER[0], "", ())
+    text = json.dumps(WEATHER_ARGS, ensure_ascii=False, separators=(",", ":"))
+    call = {"functionCall": {"name": "get_weather", "args": WEATHER_ARGS}}
+    make([call], "STOP", "", "", (("whole", None, "get_weather", text),))
+    return out
+
+
+def with_meanings(units: list[Unit], meanings: Sequence[tuple[str, tuple]]) -> list[Unit]:
+    """Attach reasoning and tool-call operations to the chunk units, in order (framing units skipped)."""
+    pending = iter(meanings)
+    out = []
+    for unit in units:
+        if unit.kind in ("framing", "heartbeat") or (unit.kind == "terminal" and unit.data == b"\n]"):
+            out.append(unit)
+            continue
+        reasoning, ops = next(pending)
+        out.append(replace(unit, reasoning=reasoning, calls=ops))
+    assert next(pending, None) is None
+    return out
+
+
+def gemini_tool_units(seed: str, *, escaped: bool, array: bool) -> list[Unit]:
+    chunks = gemini_tool_chunks(seed)
+    plain = [c for c, _, _ in chunks]
+    units = gemini_array_units(plain, escaped=escaped) if array else gemini_sse_units(plain, escaped=escaped)
+    return with_meanings(units, [(r, ops) for _, r, ops in chunks])
+
+
+def ollama_tool_units(seed: str, *, escaped: bool) -> list[Unit]:
+    """message.thinking lines, one line with message.tool_calls (arguments an object), then done."""
+    model = "qwen3:8b"
+    start = int(fake_id(seed, 11, "0123456789")) % 30_000_000_000
+
+    def created_at(i: int) -> str:
+        seconds, nanos = divmod(start + i * 23_456_789, 1_000_000_000)
+        return f"2026-03-14T09:26:{seconds:02d}.{nanos:09d}Z"
+
+    def line(obj: dict) -> bytes:
+        return (go_json(obj, escaped) + "\n").encode("utf-8")
+
+    units = []
+    for i, piece in enumerate(OLLAMA_THINKING):
+        obj = {"model": model, "created_at": created_at(i),
+               "message": {"role": "assistant", "content": "", "thinking": piece}, "done": False}  # fmt: skip
+        units.append(Unit(line(obj), "reasoning", reasoning=piece))
+    text = json.dumps(WEATHER_ARGS, ensure_ascii=False, separators=(",", ":"))
+    call = {"function": {"name": "get_weather", "arguments": WEATHER_ARGS}}
+    obj = {"model": model, "created_at": created_at(3),
+           "message": {"role": "assistant", "content": "", "tool_calls": [call]}, "done": False}  # fmt: skip
+    units.append(Unit(line(obj), "call", calls=(("whole", None, "get_weather", text),)))
+    final = {"model": model, "created_at": created_at(4), "message": {"role": "assistant", "content": ""}}
+    final.update(done_reason="stop", done=True, total_duration=2_311_402_917, eval_count=61)
+    units.append(Unit(line(final), "terminal", finish="stop", terminal=True))
+    return units
+
+
+# ----------------------------------------------------------------------------------------------------------
 # Captures
 # ----------------------------------------------------------------------------------------------------------
 
@@ -739,11 +1068,15 @@ def result_of(spec: Spec) -> tuple[bytes, dict]:
         assert not any(u.terminal or u.error or u.error_message for u in complete), "cut after the end"
     # Everything before an error counts; the error ends the answer.
     text_parts, finish, error_type, errored, terminal = [], None, None, False, False
+    reasoning_parts: list[str] = []
+    calls: list[dict] = []
     for unit in complete:
         if unit.error or unit.error_message:
             errored, error_type = True, unit.error
             break
         text_parts.append(unit.text)
+        reasoning_parts.append(unit.reasoning)
+        apply_call_ops(calls, unit.calls)
         finish = unit.finish or finish
         terminal = terminal or unit.terminal
     if errored:
@@ -773,9 +1106,45 @@ def result_of(spec: Spec) -> tuple[bytes, dict]:
         "finish_reason": finish,
         "error_type": error_type,
         "description": spec.description,
+        "tool_calls": expected_tool_calls(calls),
+        "reasoning_text": "".join(reasoning_parts),
     }
     _check(body, entry)
     return body, entry
+
+
+def apply_call_ops(calls: list[dict], ops: Sequence[tuple]) -> None:
+    """Apply one unit's tool-call operations to ``calls`` (in start order; each keeps its fragments)."""
+    for op in ops:
+        if op[0] == "start":
+            calls.append({"key": op[1], "id": op[2], "name": op[3], "parts": [], "complete": False})
+        elif op[0] == "whole":
+            calls.append({"key": None, "id": op[1], "name": op[2], "parts": [op[3]], "complete": True})
+        else:
+            call = next(c for c in calls if c["key"] == op[1])
+            assert not call["complete"], f"{op[0]} after the end of call {op[1]}"
+            if op[0] == "delta":
+                call["parts"].append(op[2])
+            else:
+                call["complete"] = True
+
+
+def expected_tool_calls(calls: Sequence[dict]) -> list[dict]:
+    """The manifest's account of each call: arguments only when the service closed it (the text parses)."""
+    out = []
+    for call in calls:
+        text = "".join(call["parts"])
+        arguments = json.loads(text) if call["complete"] else None
+        out.append(
+            {
+                "id": call["id"],
+                "name": call["name"],
+                "arguments_text": text,
+                "arguments": arguments,
+                "complete": call["complete"],
+            }
+        )
+    return out
 
 
 def _check(body: bytes, entry: dict) -> None:
@@ -1217,7 +1586,265 @@ def specs() -> list[Spec]:
         "incomplete",
         "The last line says done true with done_reason length: the answer was cut.",
     )
+    add_value_captures(add)
     return out
+
+
+def call_unit(units: Sequence[Unit], needle: str) -> int:
+    """Index of the first unit that carries an arguments fragment containing ``needle``."""
+    for i, unit in enumerate(units):
+        if any(op[0] == "delta" and needle in op[2] for op in unit.calls):
+            return i
+    raise AssertionError(f"no fragment carries {needle!r}")
+
+
+def reasoning_unit(units: Sequence[Unit], needle: str) -> int:
+    """Index of the first unit whose reasoning text contains ``needle``."""
+    return next(i for i, unit in enumerate(units) if needle in unit.reasoning)
+
+
+def add_value_captures(add: Callable[..., None]) -> None:
+    """Tool calls and reasoning, per service, each with truncated variants (cut inside a fragment, between
+    fragments, after the call closed but before the stream did)."""
+    parallel = [("get_weather", WEATHER_FRAGMENTS), ("send_message", MESSAGE_FRAGMENTS)]
+    c = "openai-chat"
+    add(
+        c,
+        "tools_parallel",
+        openai_chat_tool_units("ot1", parallel, escaped=RAW),
+        "completed",
+        "Two parallel tool calls whose arguments fragments interleave by index; one carries raw Chinese, the "
+        "other \\u escapes cut mid-escape and a surrogate pair split between two fragments; [DONE] closes "
+        "both.",
+    )
+    add(
+        c,
+        "tools_parallel_escaped",
+        openai_chat_tool_units("ot2", parallel, escaped=ESCAPED),
+        "completed",
+        "The same two calls with the event JSON written with \\u escapes: arguments text that is JSON "
+        "inside a JSON string.",
+    )
+    add(
+        c,
+        "tools_truncated_mid_fragment",
+        openai_chat_tool_units("ot3", parallel, escaped=RAW),
+        "truncated",
+        "The body stops inside the data line of an arguments fragment, in the middle of the escape \\u597d.",
+        lambda u: cut_before(u, call_unit(u, "597d"), b"597d", "line"),
+    )
+    add(
+        c,
+        "tools_truncated_mid_character",
+        openai_chat_tool_units("ot4", parallel, escaped=RAW),
+        "truncated",
+        "The body stops after two of the three bytes of 京 inside an arguments fragment.",
+        lambda u: cut_in_bytes(u, call_unit(u, "京"), "京", 2),
+    )
+    add(
+        c,
+        "tools_truncated_between_fragments",
+        openai_chat_tool_units("ot5", parallel, escaped=ESCAPED),
+        "truncated",
+        "The body ends cleanly between two fragments: the high half of a surrogate pair arrived, the low "
+        "half did not; both calls stay open.",
+        lambda u: cut_between(u, call_unit(u, "ude80")),
+    )
+    add(
+        c,
+        "tools_truncated_before_done",
+        openai_chat_tool_units("ot6", parallel, escaped=RAW),
+        "truncated",
+        "finish_reason tool_calls arrived but data: [DONE] did not: every fragment is there, yet no call is "
+        "closed.",
+        lambda u: cut_between(u, nth(u, "terminal", 0)),
+    )
+    add(
+        c,
+        "reasoning_deepseek",
+        openai_chat_reasoning_units("ot7", escaped=RAW),
+        "completed",
+        "A DeepSeek-style OpenAI-compatible stream: delta.reasoning_content, then delta.content, after "
+        ": keep-alive comments; the reasoning is not the answer.",
+    )
+    add(
+        c,
+        "reasoning_truncated",
+        openai_chat_reasoning_units("ot8", escaped=ESCAPED),
+        "truncated",
+        "The body ends after the reasoning, before any answer text: reasoning is no answer.",
+        lambda u: cut_between(u, nth(u, "delta", 0)),
+    )
+
+    c = "openai-responses"
+    add(
+        c,
+        "tools_completed",
+        openai_responses_tool_units("rt1", escaped=RAW),
+        "completed",
+        "A reasoning item with summary text deltas, then a function_call item: output_item.added, "
+        "function_call_arguments.delta, .done, output_item.done, then response.completed.",
+    )
+    add(
+        c,
+        "tools_truncated_mid_character",
+        openai_responses_tool_units("rt2", escaped=RAW),
+        "truncated",
+        "The body stops after one of the three bytes of 北 inside an arguments delta.",
+        lambda u: cut_in_bytes(u, call_unit(u, "北"), "北", 1),
+    )
+    add(
+        c,
+        "tools_truncated_mid_fragment",
+        openai_responses_tool_units("rt3", escaped=ESCAPED),
+        "truncated",
+        "The body stops inside the data line of the last arguments delta.",
+        lambda u: cut_before(u, call_unit(u, "sius"), b"sius", "line"),
+    )
+    add(
+        c,
+        "tools_truncated_after_arguments_done",
+        openai_responses_tool_units("rt4", escaped=RAW),
+        "truncated",
+        "The call was closed (function_call_arguments.done, output_item.done), but response.completed never "
+        "came.",
+        lambda u: cut_between(u, nth(u, "terminal", 0)),
+    )
+
+    c = "anthropic-messages"
+    add(
+        c,
+        "tools_thinking",
+        anthropic_tool_units("at1", escaped=RAW),
+        "completed",
+        "A thinking block (thinking_delta, then signature_delta), a text block, then a tool_use block whose "
+        "input_json_delta fragments cut Chinese and a surrogate pair; stop_reason tool_use.",
+    )
+    add(
+        c,
+        "tools_thinking_escaped",
+        anthropic_tool_units("at2", escaped=ESCAPED),
+        "completed",
+        "The same stream with the event JSON written with \\u escapes.",
+    )
+    add(
+        c,
+        "tools_truncated_mid_fragment",
+        anthropic_tool_units("at3", escaped=RAW),
+        "truncated",
+        "The body stops inside the data line of an input_json_delta, in the middle of its partial_json.",
+        lambda u: cut_before(u, call_unit(u, "Zürich"), b"rich", "line"),
+    )
+    add(
+        c,
+        "tools_truncated_mid_character",
+        anthropic_tool_units("at4", escaped=RAW),
+        "truncated",
+        "The body stops after two of the three bytes of 黎 inside a partial_json fragment.",
+        lambda u: cut_in_bytes(u, call_unit(u, "苏黎"), "黎", 2),
+    )
+    add(
+        c,
+        "tools_truncated_between_fragments",
+        anthropic_tool_units("at5", escaped=ESCAPED),
+        "truncated",
+        "The body ends cleanly between two input_json_delta events, between the halves of a surrogate pair.",
+        lambda u: cut_between(u, call_unit(u, "udf27")),
+    )
+    add(
+        c,
+        "tools_truncated_after_block_stop",
+        anthropic_tool_units("at6", escaped=RAW),
+        "truncated",
+        "content_block_stop closed the tool_use block, then the body ended: the call is whole, the message "
+        "is not.",
+        lambda u: cut_between(u, nth(u, "finish", 0)),
+    )
+    add(
+        c,
+        "tools_truncated_before_message_stop",
+        anthropic_tool_units("at7", escaped=ESCAPED),
+        "truncated",
+        "message_delta said stop_reason tool_use, but message_stop never came.",
+        lambda u: cut_between(u, nth(u, "terminal", 0)),
+    )
+    add(
+        c,
+        "thinking_truncated_mid_character",
+        anthropic_tool_units("at8", escaped=RAW),
+        "truncated",
+        "The body stops after one of the three bytes of 黎 inside a thinking_delta: no answer text yet.",
+        lambda u: cut_in_bytes(u, reasoning_unit(u, "苏黎世"), "黎", 1),
+    )
+
+    c = "gemini"
+    add(
+        c,
+        "tools_thought",
+        gemini_tool_units("gt1", escaped=RAW, array=False),
+        "completed",
+        "A thought part (thought summaries on), a text part, then a whole functionCall part with "
+        "finishReason STOP.",
+    )
+    add(
+        c,
+        "tools_truncated_mid_line",
+        gemini_tool_units("gt2", escaped=RAW, array=False),
+        "truncated",
+        "The body stops inside the data line of the chunk carrying the functionCall.",
+        lambda u: cut_before(u, nth(u, "finish", 0), b'"args"', "line"),
+    )
+    add(
+        c,
+        "tools_truncated_after_thought",
+        gemini_tool_units("gt3", escaped=ESCAPED, array=False),
+        "truncated",
+        "The body ends cleanly after the thought chunk: reasoning arrived, no answer and no call.",
+        lambda u: cut_between(u, 1),
+    )
+
+    c = "gemini-json-array"
+    add(
+        c,
+        "tools_thought",
+        gemini_tool_units("gat1", escaped=ESCAPED, array=True),
+        "completed",
+        "The thought, text and functionCall chunks as one growing JSON array, closed by ].",
+    )
+    add(
+        c,
+        "tools_truncated_mid_event",
+        gemini_tool_units("gat2", escaped=RAW, array=True),
+        "truncated",
+        "The body stops inside the array element carrying the functionCall.",
+        lambda u: cut_before(u, nth(u, "finish", 0), b'"args"', "event"),
+    )
+
+    c = "ollama"
+    add(
+        c,
+        "tools_thinking",
+        ollama_tool_units("olt1", escaped=RAW),
+        "completed",
+        "message.thinking lines, a line whose message.tool_calls carries a whole call (arguments an object), "
+        "then done true.",
+    )
+    add(
+        c,
+        "tools_truncated_mid_line",
+        ollama_tool_units("olt2", escaped=RAW),
+        "truncated",
+        "The body stops in the middle of the line carrying message.tool_calls.",
+        lambda u: cut_before(u, nth(u, "call", 0), b'"arguments"', "line"),
+    )
+    add(
+        c,
+        "tools_truncated_before_done",
+        ollama_tool_units("olt3", escaped=ESCAPED),
+        "truncated",
+        "The tool_calls line arrived whole, the done line did not: the call is whole, the answer is not.",
+        lambda u: cut_between(u, nth(u, "terminal", 0)),
+    )
 
 
 # ----------------------------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from .errors import (
 from .lines import LineSplitter
 from .ndjson import JSONArrayParser, NDJSONParser, parse_json_array, parse_ndjson
 from .sse import Comment, Event, SSEParser, parse_sse
+from .values import ToolCall, provisional
 
 __all__ = [
     "BoundaryError",
@@ -36,6 +37,7 @@ __all__ = [
     "SSEParser",
     "StreamDecodeError",
     "StreamResult",
+    "ToolCall",
     "TruncatedCharacterError",
     "aconsume",
     "astream_updates",
@@ -47,6 +49,7 @@ __all__ = [
     "parse_json_array",
     "parse_ndjson",
     "parse_sse",
+    "provisional",
     "random_partition",
     "split_at",
     "stream_updates",

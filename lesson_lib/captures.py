@@ -28,6 +28,8 @@ class Capture:
     finish_reason: str | None
     error_type: str | None
     description: str
+    tool_calls: tuple[dict, ...] = ()  # the manifest's expected tool calls (id, name, arguments_text, ...)
+    reasoning_text: str = ""
 
     def __repr__(self) -> str:
         return f"Capture({self.name!r}: {len(self.body)} bytes, {self.contract}, expected {self.outcome})"
@@ -59,6 +61,8 @@ def load(name: str) -> Capture:
                 finish_reason=entry["finish_reason"],
                 error_type=entry["error_type"],
                 description=entry["description"],
+                tool_calls=tuple(entry.get("tool_calls", ())),
+                reasoning_text=entry.get("reasoning_text", ""),
             )
     raise KeyError(f"no capture {name!r}; known: {', '.join(names())}")
 

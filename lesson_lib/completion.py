@@ -55,6 +55,7 @@ from .lines import DEFAULT_MAX_LINE_CHARS
 from .ndjson import DEFAULT_MAX_ELEMENT_CHARS, JSONArrayParser, NDJSONParser
 from .options import check_int
 from .sse import DEFAULT_MAX_EVENT_CHARS, Comment, SSEParser
+from .values import VALUE_SIGNALS, ToolCall, ValueAssembler
 
 __all__ = [
     "DEFAULT_LIMITS",
@@ -78,6 +79,7 @@ DEFAULT_LIMITS: dict[str, int] = {
     "max_element_chars": DEFAULT_MAX_ELEMENT_CHARS,  # one JSON array element, in characters (16 Mi)
     "max_events": 1_000_000,  # events (SSE events, NDJSON values, array elements) in one stream
     "max_bytes_without_progress": 1024 * 1024,  # bytes since the last text delta or business stage
+    "max_tool_arguments_chars": DEFAULT_MAX_EVENT_CHARS,  # one tool call's arguments text, in characters
 }
 
 
@@ -163,6 +165,15 @@ class StreamResult:
     ``None``. ``finish_reason`` is the service's own word (the terminal's, else the last one seen).
     ``truncated_at`` is set only for ``truncated``. ``end_verified`` is ``True`` only for ``completed`` and
     ``incomplete`` streams whose terminal signal came on the last event: see the module docstring.
+
+    ``tool_calls`` are the tool calls in the order they started (:class:`~lesson_lib.values.ToolCall`):
+    each says whether the service closed it (``complete``), and only a complete call whose whole text
+    parses has ``arguments``; a complete call whose text does not parse has ``error`` instead. A complete
+    call in a stream that is not ``completed`` is whole, but the answer around it is not.
+    ``reasoning_text`` is the reasoning (thinking) the service sent beside the answer: never in ``text``.
+
+    ``last_event_id`` (SSE) is the last event ID string at the end, what a reconnection sends (``""`` if
+    none); ``retry`` (SSE) the last valid ``retry`` field in milliseconds, or ``None``.
     """
 
     outcome: Outcome
@@ -174,6 +185,8 @@ class StreamResult:
     stats: StreamStats
     contract: str = ""
     end_verified: bool = False
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    reasoning_text: str = ""
     last_event_id: str = ""  # SSE: the last event ID string at the end (what a reconnection sends)
     retry: int | None = None  # SSE: the last valid retry field, in milliseconds
 
@@ -235,6 +248,7 @@ class StreamResult:
             f"{_plural(s.heartbeats, 'heartbeat')}, {s.unknown_events} unknown) and "
             f"{_plural(s.text_chars, 'character')} of text."
         )
+        text += _values_sentence(self.tool_calls, self.reasoning_text)
         if s.events_after_terminal or s.bytes_after_terminal:
             text += (
                 f" After the terminal signal {_plural(s.events_after_terminal, 'more event')} and "
@@ -248,6 +262,22 @@ class StreamResult:
                 f"{_plural(self.stats.events_after_terminal, 'more event')} came after the terminal signal."
             )
         return "the same signal had already come on an earlier event that more events followed."
+
+
+def _values_sentence(calls: list[ToolCall], reasoning: str) -> str:
+    """Counts only: how many tool calls, how many closed, how many unparseable; reasoning length."""
+    if not calls and not reasoning:
+        return ""
+    parts = []
+    if calls:
+        closed = sum(call.complete for call in calls)
+        bad = sum(call.complete and call.error is not None for call in calls)
+        part = f"{_plural(len(calls), 'tool call')} ({closed} closed by the service, "
+        part += f"{len(calls) - closed} open" + (f", {bad} whose arguments did not parse" if bad else "")
+        parts.append(part + ")")
+    if reasoning:
+        parts.append(f"{_plural(len(reasoning), 'character')} of reasoning, kept apart from the text")
+    return " It carried " + " and ".join(parts) + "."
 
 
 def _plural(count: int, noun: str) -> str:
@@ -305,7 +335,7 @@ class _Activity(Protocol):
     def on_progress(self) -> None: ...
 
 
-_PROGRESS = (TextDelta, Stage, FinishReason, Terminal)
+_PROGRESS = (TextDelta, Stage, FinishReason, Terminal, *VALUE_SIGNALS)
 
 
 def _cancel_check(cancel: object) -> Callable[[], bool]:
@@ -368,6 +398,7 @@ class _Run:
         self.terminal: Terminal | None = None
         self.finish_reason: str | None = None
         self.progress_mark = 0  # stream offset (end of the read) of the last progress signal
+        self.values = ValueAssembler(limits["max_tool_arguments_chars"])
 
     # -- what a driver calls ------------------------------------------------------------------------------
     def stop_before_read(self, cancelled: Callable[[], bool]) -> bool:
@@ -510,6 +541,8 @@ class _Run:
             s.heartbeats += 1
         elif isinstance(signal, Unknown):
             s.unknown_events += 1
+        elif isinstance(signal, VALUE_SIGNALS):  # tool calls and reasoning: lesson_lib.values
+            self.values.apply(signal, offset=self.parser.bytes_in, event_index=s.events - 1)
         elif isinstance(signal, ServiceError):
             self.outcome = Outcome.SERVICE_ERROR
             self.error = StreamError(
@@ -669,6 +702,8 @@ class _Run:
             stats=s,
             contract=self.contract.name,
             end_verified=end_verified,
+            tool_calls=self.values.tool_calls(),
+            reasoning_text=self.values.reasoning_text,
             last_event_id=self.parser.last_event_id if self.framing == "sse" else "",
             retry=self.parser.retry if self.framing == "sse" else None,
         )
@@ -697,6 +732,7 @@ def _prepare(
     max_element_chars: int | None = DEFAULT_LIMITS["max_element_chars"],
     max_events: int | None = DEFAULT_LIMITS["max_events"],
     max_bytes_without_progress: int | None = DEFAULT_LIMITS["max_bytes_without_progress"],
+    max_tool_arguments_chars: int | None = DEFAULT_LIMITS["max_tool_arguments_chars"],
     idle_timeout: float | None = None,
     progress_timeout: float | None = None,
     deadline: float | None = None,
@@ -711,6 +747,7 @@ def _prepare(
         "max_element_chars": max_element_chars,
         "max_events": max_events,
         "max_bytes_without_progress": max_bytes_without_progress,
+        "max_tool_arguments_chars": max_tool_arguments_chars,
     }
     for name, value in limits.items():
         check_int(name, value, minimum=1, none=True)
@@ -755,7 +792,8 @@ _OPTIONS_DOC = """
     * limits (``None`` lifts one; defaults in :data:`DEFAULT_LIMITS`): ``max_line_chars`` (SSE and NDJSON
       lines), ``max_event_chars`` (SSE event data), ``max_element_chars`` (JSON array element),
       ``max_events``, ``max_bytes_without_progress`` (checked after each read, counted from the end of the
-      read that carried the last progress signal);
+      read that carried the last progress signal), ``max_tool_arguments_chars`` (one tool call's arguments
+      text);
     * timeouts, in seconds, ``None`` by default (a positive finite number, else ``ValueError`` naming it):
       ``idle_timeout`` (no byte at all), ``progress_timeout`` (no text delta or business stage: bytes and
       heartbeats do not count), ``deadline`` (the whole answer, from the call). When one runs out the

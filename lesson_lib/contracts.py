@@ -12,6 +12,10 @@ means for one service, as a list of small frozen *signals* (h11 style):
 ``ServiceError``   the service reported an error in-band (after the 200 status)
 ``Heartbeat``      a keep-alive: proof that the connection lives, not that the answer grows
 ``Unknown``        a unit the contract does not know; tolerated and counted
+``ToolCallStart``  a tool call opened (its assembly key, id and name); ``ToolCallDelta`` a fragment of
+                   its arguments JSON *text*; ``ToolCallEnd`` the service closed it; ``ToolCallWhole``
+                   a call that arrived whole (see :mod:`lesson_lib.values`, which assembles them)
+``ReasoningDelta`` a piece of reasoning ("thinking"): never part of the answer text
 =================  ==========================================================================
 
 JSON is parsed here, from ``event.data``, and only once the event is complete: a data line cut in two
@@ -44,11 +48,16 @@ __all__ = [
     "Ollama",
     "OpenAIChat",
     "OpenAIResponses",
+    "ReasoningDelta",
     "ServiceError",
     "Signal",
     "Stage",
     "Terminal",
     "TextDelta",
+    "ToolCallDelta",
+    "ToolCallEnd",
+    "ToolCallStart",
+    "ToolCallWhole",
     "Unknown",
     "get_contract",
 ]
@@ -112,7 +121,64 @@ class Unknown:
     kind: str
 
 
-Signal = TextDelta | Stage | FinishReason | Terminal | ServiceError | Heartbeat | Unknown
+@dataclass(frozen=True)
+class ToolCallStart:
+    """A tool call opened. ``key`` identifies it within this stream for its later fragments (the chat
+    ``index``, the Responses item id, the Anthropic block index); ``call_id`` is the service's call id."""
+
+    key: str
+    call_id: str | None
+    name: str
+
+
+@dataclass(frozen=True)
+class ToolCallDelta:
+    """A fragment of a tool call's arguments: JSON TEXT, cut anywhere; never parse it alone."""
+
+    key: str
+    fragment: str
+
+
+@dataclass(frozen=True)
+class ToolCallEnd:
+    """The service closed the call ``key``. ``whole_text`` is the service's own copy of the whole
+    arguments text when it sends one (Responses ``.done``), to be compared with the joined fragments."""
+
+    key: str
+    whole_text: str | None = None
+
+
+@dataclass(frozen=True)
+class ToolCallWhole:
+    """A tool call that arrived whole in one unit (Gemini ``functionCall``, Ollama ``tool_calls``);
+    ``arguments_text`` is the compact JSON of the arguments object the service sent."""
+
+    call_id: str | None
+    name: str
+    arguments_text: str
+
+
+@dataclass(frozen=True)
+class ReasoningDelta:
+    """A piece of reasoning text (thinking, a reasoning summary): shown apart, never answer text."""
+
+    text: str
+
+
+Signal = (
+    TextDelta
+    | Stage
+    | FinishReason
+    | Terminal
+    | ServiceError
+    | Heartbeat
+    | Unknown
+    | ToolCallStart
+    | ToolCallDelta
+    | ToolCallEnd
+    | ToolCallWhole
+    | ReasoningDelta
+)
 
 
 # --- helpers ---------------------------------------------------------------------------------------
@@ -139,6 +205,13 @@ def _str_or_none(value: Any) -> str | None:
     if value is None:
         return None
     return value if isinstance(value, str) else str(value)
+
+
+def _arguments_json(value: Any) -> str:
+    """The arguments a service sent as a JSON value, as compact JSON text (a string is kept as sent)."""
+    if isinstance(value, str):
+        return value
+    return json.dumps({} if value is None else value, ensure_ascii=False, separators=(",", ":"))
 
 
 def _error_signal(error: Any, *type_keys: str) -> ServiceError:
@@ -207,6 +280,14 @@ class OpenAIChat(_SSEContract):
 
     Text is ``delta.content`` of choice 0; its ``finish_reason`` arrives on a chunk before ``[DONE]``.
     Only ``[DONE]`` is terminal. A top-level ``error`` object is a service error (no ``[DONE]`` follows).
+
+    Tool calls: ``delta.tool_calls[]`` keyed by ``index``; the first entry of an index opens the call (with
+    ``id`` and ``function.name``), every ``function.arguments`` piece is a fragment; calls interleave by
+    index. Nothing in the chunks closes one call, so all of them close together when ``[DONE]`` ends a
+    stream whose finish reason is a whole-answer one (``tool_calls``, ``stop``, ``function_call``); after
+    ``length`` they stay open. The deprecated ``delta.function_call`` is one call under the key
+    ``function_call``. ``delta.reasoning_content`` (DeepSeek and other OpenAI-compatible servers) is
+    reasoning.
     """
 
     name = "openai-chat"
@@ -215,10 +296,13 @@ class OpenAIChat(_SSEContract):
     def __init__(self) -> None:
         super().__init__()
         self.finish_reason: str | None = None
+        self.call_keys: list[str] = []
 
     def interpret_event(self, event: Event) -> list[Signal]:
         if event.data == "[DONE]":
-            return [self.terminal(self.finish_reason)]
+            terminal = self.terminal(self.finish_reason)
+            ends: list[Signal] = [ToolCallEnd(key) for key in self.call_keys] if terminal.complete else []
+            return [*ends, terminal]
         chunk = _obj(_loads(event.data))
         if chunk.get("error") is not None:
             return [_error_signal(chunk["error"], "type", "code")]
@@ -233,11 +317,19 @@ class OpenAIChat(_SSEContract):
             delta = _obj(choice.get("delta"))
             if delta.get("role") is not None:
                 signals.append(Stage("role"))
+            reasoning = delta.get("reasoning_content")
+            if isinstance(reasoning, str) and reasoning:
+                signals.append(ReasoningDelta(reasoning))
             content = delta.get("content")
             if isinstance(content, str) and content:
                 signals.append(TextDelta(content))
-            if delta.get("tool_calls") or delta.get("function_call"):
-                signals.append(Stage("tool_call_delta"))
+            tool_calls = delta.get("tool_calls")
+            for entry in map(_obj, tool_calls if isinstance(tool_calls, list) else []):
+                index = entry.get("index")
+                key = str(index) if isinstance(index, int) and not isinstance(index, bool) else "0"
+                signals.extend(self._call_fragment(key, entry.get("id"), _obj(entry.get("function"))))
+            if type(delta.get("function_call")) is dict:  # deprecated single-call form
+                signals.extend(self._call_fragment("function_call", None, delta["function_call"]))
             reason = choice.get("finish_reason")
             if reason is not None:
                 self.finish_reason = _str_or_none(reason)
@@ -246,6 +338,18 @@ class OpenAIChat(_SSEContract):
             signals.append(Stage("usage"))
         return signals
 
+    def _call_fragment(self, key: str, call_id: Any, function: Mapping[str, Any]) -> list[Signal]:
+        signals: list[Signal] = []
+        if key not in self.call_keys:
+            self.call_keys.append(key)
+            signals.append(
+                ToolCallStart(key, _str_or_none(call_id), _str_or_none(function.get("name")) or "")
+            )
+        arguments = function.get("arguments")
+        if isinstance(arguments, str) and arguments:
+            signals.append(ToolCallDelta(key, arguments))
+        return signals or [Stage("tool_call_delta")]
+
 
 class OpenAIResponses(_SSEContract):
     """OpenAI Responses: typed events with a strictly increasing ``sequence_number``; no ``[DONE]``.
@@ -253,6 +357,12 @@ class OpenAIResponses(_SSEContract):
     Terminal: ``response.completed`` (whole), ``response.incomplete`` (cut, reason from
     ``incomplete_details.reason``); ``response.failed`` and ``error`` (flat or nested shape) are service
     errors. ``keepalive`` is a heartbeat. A non-increasing sequence number is counted, not fatal.
+
+    Tool calls: ``response.output_item.added`` with a ``function_call`` item opens one (key: the item id;
+    ``call_id`` and ``name`` from the item); ``response.function_call_arguments.delta`` (by ``item_id``)
+    is a fragment; ``response.function_call_arguments.done`` closes it, and its ``arguments`` (the whole
+    text) is compared with the joined fragments; ``response.output_item.done`` closes it too if still
+    open. ``response.reasoning_summary_text.delta`` and ``response.reasoning_text.delta`` are reasoning.
     """
 
     name = "openai-responses"
@@ -270,6 +380,32 @@ class OpenAIResponses(_SSEContract):
             self._count("sequence_not_increasing")
         self.last_sequence_number = seq
 
+    def _function_call(self, kind: str, payload: Mapping[str, Any]) -> list[Signal] | None:
+        """The signals of a function-call event, or None if ``kind`` is not one."""
+        if kind in ("response.output_item.added", "response.output_item.done"):
+            item = _obj(payload.get("item"))
+            if item.get("type") != "function_call":
+                return None
+            key = _str_or_none(item.get("id")) or f"output:{payload.get('output_index')}"
+            arguments = item.get("arguments")
+            whole = arguments if isinstance(arguments, str) else None
+            if kind == "response.output_item.done":
+                return [ToolCallEnd(key, whole)]
+            signals: list[Signal] = [
+                ToolCallStart(key, _str_or_none(item.get("call_id")), _str_or_none(item.get("name")) or "")
+            ]
+            if whole:
+                signals.append(ToolCallDelta(key, whole))
+            return signals
+        if kind in ("response.function_call_arguments.delta", "response.function_call_arguments.done"):
+            key = _str_or_none(payload.get("item_id")) or f"output:{payload.get('output_index')}"
+            if kind.endswith(".done"):
+                arguments = payload.get("arguments")
+                return [ToolCallEnd(key, arguments if isinstance(arguments, str) else None)]
+            delta = payload.get("delta")
+            return [ToolCallDelta(key, delta)] if isinstance(delta, str) and delta else []
+        return None
+
     def interpret_event(self, event: Event) -> list[Signal]:
         payload = _obj(_loads(event.data))
         self._check_sequence(payload)
@@ -277,6 +413,12 @@ class OpenAIResponses(_SSEContract):
         if kind == "response.output_text.delta":
             delta = payload.get("delta")
             return [TextDelta(delta)] if isinstance(delta, str) and delta else []
+        if kind in ("response.reasoning_summary_text.delta", "response.reasoning_text.delta"):
+            delta = payload.get("delta")
+            return [ReasoningDelta(delta)] if isinstance(delta, str) and delta else []
+        calls = self._function_call(kind, payload)
+        if calls is not None:
+            return calls
         response = _obj(payload.get("response"))
         if kind == "response.completed":
             # The only whole-answer terminal; Responses names no finish reason for it.
@@ -300,8 +442,12 @@ class OpenAIResponses(_SSEContract):
 class AnthropicMessages(_SSEContract):
     """Anthropic Messages: ``message_start`` ... ``message_delta`` (``stop_reason``) then ``message_stop``.
 
-    Only ``text_delta`` deltas are answer text; other delta types (tool input JSON, thinking) are stages.
-    ``ping`` is a heartbeat; unknown event types are tolerated, as the API asks of clients.
+    Only ``text_delta`` deltas are answer text. ``thinking_delta`` is reasoning; ``signature_delta`` is an
+    opaque signature, not text of any kind (a stage). A ``tool_use`` block (``content_block_start`` with
+    ``id`` and ``name``) is a tool call keyed by its block index: each ``input_json_delta``
+    ``partial_json`` is a fragment, its ``content_block_stop`` closes it (a block that received no fragment
+    has the start's ``input``, ``{}``, as its text). ``ping`` is a heartbeat; unknown event types are
+    tolerated, as the API asks of clients.
     """
 
     name = "anthropic-messages"
@@ -311,17 +457,38 @@ class AnthropicMessages(_SSEContract):
     def __init__(self) -> None:
         super().__init__()
         self.stop_reason: str | None = None
+        #: Open tool_use blocks: block key -> [the start's input as JSON text, whether a fragment came].
+        self.tool_blocks: dict[str, list[Any]] = {}
 
     def interpret_event(self, event: Event) -> list[Signal]:
         payload = _obj(_loads(event.data))
         kind = _str_or_none(payload.get("type")) or event.type
+        key = str(payload.get("index"))
         if kind == "content_block_delta":
             delta = _obj(payload.get("delta"))
             delta_type = _str_or_none(delta.get("type")) or "delta"
             if delta_type == "text_delta":
                 text = delta.get("text")
                 return [TextDelta(text)] if isinstance(text, str) and text else []
+            if delta_type == "thinking_delta":
+                thinking = delta.get("thinking")
+                return [ReasoningDelta(thinking)] if isinstance(thinking, str) and thinking else []
+            if delta_type == "input_json_delta" and key in self.tool_blocks:
+                partial = delta.get("partial_json")
+                if not isinstance(partial, str) or not partial:
+                    return []
+                self.tool_blocks[key][1] = True
+                return [ToolCallDelta(key, partial)]
             return [Stage(delta_type)]
+        if kind == "content_block_start":
+            block = _obj(payload.get("content_block"))
+            if block.get("type") == "tool_use":
+                self.tool_blocks[key] = [_arguments_json(block.get("input")), False]
+                name = _str_or_none(block.get("name")) or ""
+                return [ToolCallStart(key, _str_or_none(block.get("id")), name)]
+        if kind == "content_block_stop" and key in self.tool_blocks:
+            initial, fragments = self.tool_blocks.pop(key)
+            return [ToolCallEnd(key)] if fragments else [ToolCallDelta(key, initial), ToolCallEnd(key)]
         if kind in self._STAGES:
             return [Stage(kind)]
         if kind == "message_delta":
@@ -343,7 +510,9 @@ class AnthropicMessages(_SSEContract):
 class _GeminiBase(Contract):
     """Gemini chunks (``GenerateContentResponse``), shared by the SSE and JSON-array framings.
 
-    Text is ``candidates[0].content.parts[*].text`` without thought parts. There is no terminal event: the
+    Text is ``candidates[0].content.parts[*].text`` without thought parts; a part with ``"thought": true``
+    is reasoning, and a ``functionCall`` part (``name``, ``args`` object, optional ``id``) is a whole tool
+    call. There is no terminal event: the
     answer is complete when the LAST chunk carried a ``finishReason`` and the framing ended cleanly. Older
     models put ``STOP`` on every chunk, so a reason is only a :class:`FinishReason` until the end; and once a
     reason has come on a chunk that more chunks followed, a cut between two chunks of the SSE framing looks
@@ -373,7 +542,16 @@ class _GeminiBase(Contract):
         parts = _obj(first.get("content")).get("parts")
         for part in map(_obj, parts if isinstance(parts, list) else []):
             if part.get("thought") is True:
-                signals.append(Stage("thought"))
+                thought = part.get("text")
+                signals.append(
+                    ReasoningDelta(thought) if isinstance(thought, str) and thought else Stage("thought")
+                )
+            elif type(part.get("functionCall")) is dict:
+                call = part["functionCall"]
+                name = _str_or_none(call.get("name")) or ""
+                signals.append(
+                    ToolCallWhole(_str_or_none(call.get("id")), name, _arguments_json(call.get("args")))
+                )
             elif isinstance(part.get("text"), str):
                 if part["text"]:
                     signals.append(TextDelta(part["text"]))
@@ -422,6 +600,8 @@ class Ollama(Contract):
 
     Text is ``message.content`` (chat) or ``response`` (generate); ``done_reason`` ``"stop"`` is whole,
     anything else (``"length"``, ``"load"``, missing) is cut. ``{"error": "..."}`` is a service error.
+    ``message.thinking`` (``thinking`` for generate) is reasoning; each entry of ``message.tool_calls``
+    (``function.name``, ``function.arguments`` object) is a whole tool call.
     """
 
     name = "ollama"
@@ -438,10 +618,15 @@ class Ollama(Contract):
         text = message.get("content", item.get("response"))
         if isinstance(text, str) and text:
             signals.append(TextDelta(text))
-        if message.get("thinking") or item.get("thinking"):
-            signals.append(Stage("thinking"))
-        if message.get("tool_calls"):
-            signals.append(Stage("tool_calls"))
+        thinking = message.get("thinking", item.get("thinking"))
+        if isinstance(thinking, str) and thinking:
+            signals.insert(0, ReasoningDelta(thinking))
+        tool_calls = message.get("tool_calls")
+        for entry in map(_obj, tool_calls if isinstance(tool_calls, list) else []):
+            function = _obj(entry.get("function"))
+            name = _str_or_none(function.get("name")) or ""
+            arguments = _arguments_json(function.get("arguments"))
+            signals.append(ToolCallWhole(_str_or_none(entry.get("id")), name, arguments))
         if item.get("done") is True:
             signals.append(self.terminal(_str_or_none(item.get("done_reason"))))
         elif not signals and "message" not in item and "response" not in item:

@@ -34,8 +34,11 @@ __all__ = [
     "EventExplorer",
     "LayerInspector",
     "LineExplorer",
+    "ValueExplorer",
     "format_cuts",
+    "naive_parse",
     "parse_cuts",
+    "value_timeline",
 ]
 
 
@@ -877,3 +880,263 @@ class CompletionExplorer(_Explorer):
         for label in self.outcome_map or ():
             counts[label] = counts.get(label, 0) + 1
         return "; over every cut-off: " + ", ".join(f"{label} {n}" for label, n in counts.items())
+
+
+# -- the value boundary ----------------------------------------------------------------------------------
+def naive_parse(fragment: str) -> str:
+    """What ``json.loads(fragment)`` does with ONE fragment alone: the naive client's per-event parse.
+
+    Returns ``"ok: <value>"`` or ``"fails: <error> (char n)"``, never raises (the message has no content).
+    """
+    import json
+
+    try:
+        return "ok: " + json.dumps(json.loads(fragment), ensure_ascii=False)
+    except json.JSONDecodeError as exc:
+        return f"fails: {exc.msg} (char {exc.pos})"
+
+
+def value_timeline(body: bytes, contract: str) -> tuple[list[viz.Track], list[list[str]]]:
+    """Where each tool call, its fragments, the reasoning and the text completed in ``body``.
+
+    The body is fed one byte at a time through :func:`lesson_lib.completion.stream_updates`, so each
+    offset is the number of bytes after which the event carrying that piece was complete. Returns the
+    tracks (one per call in start order, then reasoning and text if any) and each call's fragments.
+    """
+    from .completion import stream_updates
+    from .contracts import ReasoningDelta, TextDelta, ToolCallDelta, ToolCallEnd, ToolCallStart, ToolCallWhole
+
+    taken = [0]
+
+    def reads() -> Iterable[bytes]:
+        for index in range(len(body)):
+            taken[0] = index + 1
+            yield body[index : index + 1]
+
+    calls: list[viz.Track] = []
+    fragments: list[list[str]] = []
+    by_key: dict[str, int] = {}
+    reasoning = viz.Track("reasoning", 0, kind="reasoning")
+    text = viz.Track("answer text", 0, kind="text")
+    for update in stream_updates(reads(), contract, max_bytes_without_progress=None):
+        offset = taken[0]
+        if isinstance(update, (ToolCallStart, ToolCallWhole)):
+            name = update.name
+            by_key[update.key if isinstance(update, ToolCallStart) else f"whole{len(calls)}"] = len(calls)
+            calls.append(viz.Track(f"call {len(calls)}: {name}", offset))
+            fragments.append([])
+            if isinstance(update, ToolCallWhole):
+                calls[-1].pieces.append(offset)
+                fragments[-1].append(update.arguments_text)
+                calls[-1].closed = offset
+        elif isinstance(update, ToolCallDelta) and update.key in by_key:
+            calls[by_key[update.key]].pieces.append(offset)
+            fragments[by_key[update.key]].append(update.fragment)
+        elif isinstance(update, ToolCallEnd) and update.key in by_key:
+            track = calls[by_key[update.key]]
+            track.closed = offset if track.closed is None else track.closed
+        elif isinstance(update, ReasoningDelta):
+            reasoning.pieces.append(offset)
+        elif isinstance(update, TextDelta):
+            text.pieces.append(offset)
+    extra = [t for t in (reasoning, text) if t.pieces]
+    return calls + extra, fragments
+
+
+class ValueExplorer(_Explorer):
+    """Drag the cut-off through a stream with tool calls: watch one call's arguments text grow.
+
+    For each cut-off the body is consumed up to there (:func:`lesson_lib.completion.consume`) and the
+    chosen call is shown as the stream left it: its ``arguments_text``, whether the service has closed it
+    (``complete``), its ``arguments`` (only once closed and parsed), and the provisional parse
+    (:func:`lesson_lib.values.provisional`, display only). Beside it, what a naive client gets from
+    ``json.loads`` on each fragment alone, and the reasoning beside the answer text. The picture
+    (:func:`lesson_lib.viz.draw_value_timeline`) puts every call, fragment and close on the byte axis.
+    Attributes: :attr:`capture`, :attr:`cutoff` (settable), :attr:`call` (settable), :attr:`result`.
+    """
+
+    def __init__(self, capture_name: str, cutoff: int | None = None, *, call: int = 0):
+        self.captures = [
+            name
+            for name in captures.names()
+            if captures.load(name).tool_calls or captures.load(name).reasoning_text
+        ]
+        self.title = W.HTML(
+            "<b>When is a tool call a value?</b> Move the cut-off: the arguments text grows fragment by "
+            "fragment, but only the service's close makes it whole. The provisional parse is a guess for "
+            "display."
+        )
+        self.picker = W.Dropdown(options=self.captures, description="capture", layout=W.Layout(width="36em"))
+        self.call_picker = W.Dropdown(options=[("-", 0)], description="call", layout=W.Layout(width="22em"))
+        self.cutoff_slider = W.IntSlider(
+            min=0,
+            max=1,
+            description="cut-off byte",
+            continuous_update=True,
+            style={"description_width": "initial"},
+            layout=W.Layout(width="40em"),
+        )
+        self.image = _image(b"")
+        self.summary = W.HTML()
+        self.naive = W.HTML()
+        self.beside = W.HTML()
+        super().__init__(
+            children=[
+                self.title,
+                W.HBox([self.picker, self.call_picker]),
+                self.cutoff_slider,
+                self.image,
+                self.summary,
+                self.naive,
+                self.beside,
+            ]
+        )
+        self._quiet = False
+        if capture_name not in self.captures:
+            raise ValueError(f"unknown capture {capture_name!r}; known: {', '.join(self.captures)}")
+        self._load(capture_name, cutoff, call)
+        self.picker.observe(lambda change: self._load(change["new"], None, 0), names="value")
+        self.call_picker.observe(lambda change: None if self._quiet else self._update(), names="value")
+        self.cutoff_slider.observe(lambda change: None if self._quiet else self._update(), names="value")
+
+    def _load(self, name: str, cutoff: int | None, call: int) -> None:
+        self.capture = name
+        self.entry = captures.load(name)
+        self.body = self.entry.body
+        self.tracks, self.fragments = value_timeline(self.body, self.entry.contract)
+        cutoff = len(self.body) if cutoff is None else cutoff
+        check_int("cutoff", cutoff, minimum=0, maximum=len(self.body))
+        names = [t.label for t in self.tracks if t.kind == "call"] or ["no tool call"]
+        check_int("call", call, minimum=0, maximum=len(names) - 1)
+        self._quiet = True
+        try:
+            self.picker.value = name
+            self.call_picker.options = [(label, i) for i, label in enumerate(names)]
+            self.call_picker.value = call
+            with self.cutoff_slider.hold_trait_notifications():
+                self.cutoff_slider.max = len(self.body)
+                self.cutoff_slider.value = cutoff
+        finally:
+            self._quiet = False
+        self._update()
+
+    @property
+    def contract(self) -> str:
+        return self.entry.contract
+
+    @property
+    def cutoff(self) -> int:
+        return self.cutoff_slider.value
+
+    @cutoff.setter
+    def cutoff(self, value: int) -> None:
+        check_int("cutoff", value, minimum=0, maximum=len(self.body))
+        self.cutoff_slider.value = value
+
+    @property
+    def call(self) -> int:
+        return self.call_picker.value
+
+    @call.setter
+    def call(self, value: int) -> None:
+        check_int("call", value, minimum=0, maximum=len(self.call_picker.options) - 1)
+        self.call_picker.value = value
+
+    @property
+    def png(self) -> bytes:
+        return bytes(self.image.value)
+
+    def _update(self) -> None:
+        from .completion import consume
+        from .values import provisional
+
+        self.result = consume([self.body[: self.cutoff]] if self.cutoff else [], self.contract)
+        calls = [t for t in self.tracks if t.kind == "call"]
+        self.track = calls[self.call] if calls else None
+        arrived = [o for o in self.track.pieces if o <= self.cutoff] if self.track else []
+        self.arrived_fragments = self.fragments[self.call][: len(arrived)] if calls else []
+        found = self.result.tool_calls
+        self.tool_call = found[self.call] if self.call < len(found) else None
+        self.provisional = provisional(self.tool_call.arguments_text) if self.tool_call else None
+        self.naive_results = [naive_parse(f) for f in self.arrived_fragments]
+        figure = viz.draw_value_timeline(
+            len(self.body), self.tracks, self.cutoff, title=f"{self.capture}: calls, fragments and closes"
+        )
+        self.image.value = viz.figure_png(figure)
+        self.summary.value = self._summary_html()
+        self.naive.value = self._naive_html()
+        self.beside.value = self._beside_html()
+
+    def status(self) -> str:
+        """The chosen call's state at the cut-off, in words."""
+        call = self.tool_call
+        if call is None:
+            return "not started yet"
+        if not call.complete:
+            return "open: the text is unfinished, no value yet"
+        if call.error is not None:
+            return f"closed, but not JSON: {call.error}"
+        return "closed by the service: the whole text, parsed"
+
+    def _summary_html(self) -> str:
+        r, call = self.result, self.tool_call
+        head = (
+            f"outcome <b>{html.escape(str(r.outcome))}</b>, truncated_at <code>{r.truncated_at!r}</code> — "
+            f"{self.cutoff} of {len(self.body)} bytes of <code>{html.escape(self.capture)}</code>"
+        )
+        if call is None:
+            return f"<div>{head}</div><div>call {self.call}: {self.status()}</div>"
+        colour = "#2b8a3e" if call.complete and call.error is None else "#e8590c"
+        shown = "" if self.provisional is None or self.provisional.value is None else self.provisional.value
+        return (
+            f"<div>{head}</div>"
+            f'<div>call {self.call} <code>{html.escape(call.name)}</code>: <b style="color:{colour}">'
+            f"{html.escape(self.status())}</b></div>"
+            f"<div>arguments_text ({len(call.arguments_text)} chars): "
+            f"<code>{_html_text(call.arguments_text)}</code></div>"
+            f"<div>arguments: <code>{html.escape(repr(call.arguments))}</code></div>"
+            '<div style="color:#868e96">provisional parse, display only: '
+            f"<code>{html.escape(repr(shown))}</code></div>"
+        )
+
+    def _naive_html(self) -> str:
+        rows = "".join(
+            f"<tr><td><code>{_html_text(f)}</code></td><td>{html.escape(n)}</td></tr>"
+            for f, n in zip(self.arrived_fragments, self.naive_results, strict=True)
+        )
+        return (
+            "<div><b>json.loads on each fragment alone</b> (the naive per-event parse):</div>"
+            f'<table style="font-size:85%">{rows or "<tr><td>no fragment yet</td></tr>"}</table>'
+        )
+
+    def _beside_html(self) -> str:
+        r = self.result
+        return (
+            '<div style="display:flex;gap:2em"><div><b>reasoning</b> (never the answer):<br>'
+            f'<span style="color:#6741d9">{_html_text(r.reasoning_text) or "—"}</span></div>'
+            f"<div><b>answer text</b>:<br>{_html_text(r.text) or '—'}</div></div>"
+        )
+
+    def __repr__(self) -> str:
+        r, call = self.result, self.tool_call
+        parts = [
+            f"ValueExplorer: {self.capture} ({self.contract}, {len(self.body)} bytes) cut off after "
+            f"{self.cutoff} bytes -> outcome {str(r.outcome)!r}, truncated_at {r.truncated_at!r}"
+        ]
+        total = len(self.fragments[self.call]) if self.fragments else 0
+        if call is None:
+            parts.append(f"call {self.call}: {self.status()}")
+        else:
+            parts.append(
+                f"call {self.call} {call.name}: {len(self.arrived_fragments)} of {total} fragments, "
+                f"arguments_text {_excerpt(call.arguments_text, width=60)}; {self.status()}; "
+                f"arguments {call.arguments!r}"
+            )
+            parts.append(repr(self.provisional))
+        failed = sum(n.startswith("fails") for n in self.naive_results)
+        parts.append(f"json.loads per fragment: {failed} of {len(self.naive_results)} fail")
+        parts.append(
+            f"reasoning {_excerpt(r.reasoning_text, width=30)} ({len(r.reasoning_text)} chars) apart from "
+            f"text {_excerpt(r.text, width=30)} ({len(r.text)} chars)"
+        )
+        return "; ".join(parts)

@@ -1,7 +1,9 @@
 """Every capture in data/ gives its manifest's verdict, whatever the network did to the reads.
 
 The central promise, checked on every capture: a strict prefix of a body (the same stream, cut short) is
-never judged ``completed``, and the text it yields is always a prefix of the whole answer. Two documented
+never judged ``completed``, and the text it yields is always a prefix of the whole answer. The same for
+values: a prefix's reasoning and each tool call's arguments text are prefixes of the whole stream's, and
+no prefix yields a ``complete`` call whose arguments text is shorter than the final one. Two documented
 exceptions, derived from the bytes rather than listed by name: a body whose last missing byte is only the
 LF of a final CRLF (the CR already ended the line), and Gemini's older models, which put ``STOP`` on every
 chunk, so a cut exactly at an event boundary cannot be told from the end (see CONTRACTS.md).
@@ -36,8 +38,28 @@ def body_of(file: str) -> bytes:
     return (DATA / file).read_bytes()
 
 
+def calls_of(result: StreamResult) -> list[dict]:
+    """The tool calls as the manifest records them; a complete call must have parsed (no error)."""
+    out = []
+    for call in result.tool_calls:
+        assert call.error is None, call.error
+        assert (call.arguments is not None) == call.complete or call.arguments_text == "null"
+        out.append(
+            {
+                "id": call.id,
+                "name": call.name,
+                "arguments_text": call.arguments_text,
+                "arguments": call.arguments,
+                "complete": call.complete,
+            }
+        )
+    return out
+
+
 def verdict(result: StreamResult) -> dict:
     return {
+        "tool_calls": calls_of(result),
+        "reasoning_text": result.reasoning_text,
         "outcome": str(result.outcome),
         "text": result.text,
         "finish_reason": result.finish_reason,
@@ -49,6 +71,7 @@ def verdict(result: StreamResult) -> dict:
 
 def expected(capture: dict) -> dict:
     keys = ("outcome", "text", "finish_reason", "truncated_at", "end_verified", "error_type")
+    keys += ("tool_calls", "reasoning_text")
     return {key: capture[key] for key in keys}
 
 
@@ -134,9 +157,19 @@ def test_no_strict_prefix_is_completed_and_text_only_grows(capture):
     body, contract, final = body_of(capture["file"]), capture["contract"], capture["text"]
     lengths = prefix_lengths(body, seed=len(body))
     assert lengths[-1] == len(body) - 1 or len(body) > ALL_PREFIXES_UP_TO
+    final_calls = capture["tool_calls"]
     for n in lengths:
         result = consume([body[:n]], contract)
         assert final.startswith(result.text), f"prefix of {n} bytes"
+        assert capture["reasoning_text"].startswith(result.reasoning_text), f"prefix of {n} bytes"
+        assert len(result.tool_calls) <= len(final_calls), f"prefix of {n} bytes"
+        for call, whole in zip(result.tool_calls, final_calls, strict=False):
+            assert whole["arguments_text"].startswith(call.arguments_text), f"prefix of {n} bytes"
+            if call.complete:  # closed: nothing may ever be added to it
+                assert call.arguments_text == whole["arguments_text"], f"prefix of {n} bytes"
+                assert call.arguments == whole["arguments"], f"prefix of {n} bytes"
+            else:
+                assert call.arguments is None, f"prefix of {n} bytes"
         if result.outcome is Outcome.COMPLETED:
             assert completed_prefix_is_a_documented_exception(body, n, contract), f"prefix of {n} bytes"
         if result.final_text is not None:  # called final: the bytes must be indistinguishable from an end

@@ -161,7 +161,8 @@ def test_the_rule_cuts_sentences_tables_headings_and_code_lines():
 
 def test_the_rule_covers_every_lesson_and_both_documents():
     names = [path.name for path in claim_files()]
-    assert [name[:2] for name in names[:-2]] == [f"0{n}" for n in range(9)]
+    numbers = [name[:2] for name in names[:-2]]
+    assert numbers == sorted(numbers) and {f"0{n}" for n in range(10)} <= set(numbers)
     assert names[-2:] == ["instructor.md", "README.md"]
 
 

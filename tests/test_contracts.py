@@ -14,6 +14,7 @@ from lesson_lib.contracts import (
     CONTRACTS,
     FinishReason,
     Heartbeat,
+    ReasoningDelta,
     ServiceError,
     Stage,
     Terminal,
@@ -288,16 +289,23 @@ def test_anthropic_stop_reason_then_message_stop(reason, complete):
     assert (FinishReason(reason) in signals) == (reason is not None)
 
 
-def test_anthropic_non_text_deltas_are_stages_not_text():
+def test_anthropic_non_text_deltas_are_never_text():
+    """Thinking is reasoning, a signature is a stage, tool input JSON outside a tool_use block a stage."""
     signals = run(
         "anthropic-messages",
         [
             anth("content_block_delta", index=0, delta={"type": "thinking_delta", "thinking": "hmm"}),
+            anth("content_block_delta", index=0, delta={"type": "signature_delta", "signature": "EqQB"}),
             anth("content_block_delta", index=1, delta={"type": "input_json_delta", "partial_json": '{"a"'}),
             anth("content_block_delta", index=2, delta={"type": "text_delta", "text": "完成"}),
         ],
     )
-    assert signals == [Stage("thinking_delta"), Stage("input_json_delta"), TextDelta("完成")]
+    assert signals == [
+        ReasoningDelta("hmm"),
+        Stage("signature_delta"),
+        Stage("input_json_delta"),
+        TextDelta("完成"),
+    ]
 
 
 def test_anthropic_error_event_and_unknown_events():
@@ -333,7 +341,7 @@ def test_gemini_text_skips_thoughts_and_terminal_comes_from_the_end(name):
     ):
         signals.extend(contract.interpret(wrap(chunk)))
     assert texts(signals) == "你好，résumé 第二行 🙂"
-    assert Stage("thought") in signals
+    assert ReasoningDelta("thinking...") in signals
     assert FinishReason("STOP") in signals
     assert not any(isinstance(s, Terminal) for s in signals), "Gemini has no terminal event"
     assert contract.end() == [Terminal("STOP", True)]

@@ -7,6 +7,7 @@ they follow each service's wire format, and that the generator reproduces them b
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import subprocess
@@ -31,11 +32,23 @@ CONTRACT_EXT = {
 }
 SSE_CONTRACTS = {c for c, ext in CONTRACT_EXT.items() if ext == "sse"}
 KEYS = {"file", "contract", "outcome", "truncated_at", "end_verified", "text", "finish_reason", "error_type"}
-KEYS |= {"description"}
+KEYS |= {"description", "tool_calls", "reasoning_text"}
+CALL_KEYS = {"id", "name", "arguments_text", "arguments", "complete"}
 OUTCOMES = {"completed", "incomplete", "truncated", "service_error"}
 TRUNCATED_AT = {"character", "line", "event", "completion"}
 CUT_REASONS = {"length", "max_tokens", "MAX_TOKENS", "SAFETY", "max_output_tokens"}
-FINISH_REASONS = {"stop", "end_turn", "STOP"} | CUT_REASONS
+FINISH_REASONS = {"stop", "end_turn", "STOP", "tool_calls", "tool_use"} | CUT_REASONS
+#: The complete capture of each family of tool-call and reasoning captures (first word of the name).
+VALUE_FAMILIES = {
+    ("openai-chat", "tools"): "tools_parallel",
+    ("openai-chat", "reasoning"): "reasoning_deepseek",
+    ("openai-responses", "tools"): "tools_completed",
+    ("anthropic-messages", "tools"): "tools_thinking",
+    ("anthropic-messages", "thinking"): "tools_thinking",
+    ("gemini", "tools"): "tools_thought",
+    ("gemini-json-array", "tools"): "tools_thought",
+    ("ollama", "tools"): "tools_thinking",
+}
 REQUIRED = {"completed", "truncated_mid_character", "truncated_clean_boundary", "service_error", "incomplete"}
 # NDJSON has no unit between the line and the value: Ollama's cut inside a value is a cut inside a line.
 EXTRAS = {
@@ -143,8 +156,17 @@ def test_manifest_entry_schema(entry):
         assert entry["finish_reason"] not in CUT_REASONS
     if entry["outcome"] != "service_error":
         assert entry["error_type"] is None
-    assert isinstance(entry["text"], str) and entry["text"]
+    assert isinstance(entry["text"], str) and isinstance(entry["reasoning_text"], str)
+    assert entry["text"] or entry["tool_calls"] or entry["reasoning_text"], "the capture says something"
     assert isinstance(entry["description"], str) and entry["description"].endswith(".")
+    for call in entry["tool_calls"]:
+        assert set(call) == CALL_KEYS
+        assert isinstance(call["name"], str) and call["name"]
+        assert isinstance(call["arguments_text"], str)
+        if call["complete"]:
+            assert call["arguments"] == json.loads(call["arguments_text"])
+        else:
+            assert call["arguments"] is None
 
 
 def test_manifest_files_are_unique():
@@ -190,10 +212,47 @@ def test_contract_specific_facts():
     assert BY_CONTRACT["ollama"]["service_error"]["error_type"] is None
     # Truncated texts are strict prefixes of what the complete stream of the same answer says.
     for contract, captures in BY_CONTRACT.items():
-        full = captures["completed"]["text"]
         for name, entry in captures.items():
-            if entry["outcome"] in ("truncated", "service_error"):
-                assert full.startswith(entry["text"]), (contract, name)
+            family = VALUE_FAMILIES.get((contract, name.split("_")[0]))
+            full = captures[family or "completed"]
+            if entry["outcome"] not in ("truncated", "service_error"):
+                continue
+            assert full["text"].startswith(entry["text"]), (contract, name)
+            assert full["reasoning_text"].startswith(entry["reasoning_text"]), (contract, name)
+            assert len(entry["tool_calls"]) <= len(full["tool_calls"]), (contract, name)
+            for call, whole in zip(entry["tool_calls"], full["tool_calls"], strict=False):
+                assert whole["arguments_text"].startswith(call["arguments_text"]), (contract, name)
+                if call["complete"]:  # a closed call in a cut stream is the whole call (ids differ per seed)
+                    assert dict(call, id=None) == dict(whole, id=None), (contract, name)
+
+
+def test_value_captures_cover_the_hard_cuts():
+    """Interleaved calls, escapes and surrogate pairs cut between fragments, and every truncation place."""
+    chat = BY_CONTRACT["openai-chat"]
+    fragments = []
+    for _, data in sse_events(decode(body(chat["tools_parallel"]))[0])[0]:
+        if data != "[DONE]":
+            for entry in json.loads(data)["choices"][0]["delta"].get("tool_calls") or []:
+                fragments.append((entry["index"], entry["function"].get("arguments", "")))
+    indexes = [index for index, text in fragments if text]
+    assert any(a != b for a, b in itertools.pairwise(indexes)), "fragments interleave by index"
+    texts = [text for _, text in fragments]
+    assert any(re.search(r"\\u[0-9a-f]{0,3}$", t) for t in texts), "a fragment ends inside a \\u escape"
+    assert any(t.endswith("\\ud83d") for t in texts) and any(t.startswith("\\ude80") for t in texts)
+    assert any(re.search(r"[\u4e00-\u9fff]", t) for t in texts), "raw Chinese in a fragment"
+    places = {
+        (e["contract"], e["truncated_at"])
+        for e in ENTRIES
+        if e["tool_calls"] and e["outcome"] == "truncated"
+    }
+    assert {("openai-chat", "line"), ("openai-chat", "character"), ("openai-chat", "completion")} <= places
+    anthropic = BY_CONTRACT["anthropic-messages"]
+    after_stop = anthropic["tools_truncated_after_block_stop"]
+    assert after_stop["tool_calls"][0]["complete"] and after_stop["outcome"] == "truncated"
+    assert not anthropic["tools_truncated_between_fragments"]["tool_calls"][0]["complete"]
+    for contract in CONTRACT_EXT:
+        assert any(e["tool_calls"] for e in BY_CONTRACT[contract].values()), contract
+        assert any(e["reasoning_text"] for e in BY_CONTRACT[contract].values()), contract
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -264,9 +323,14 @@ def is_accented_latin(char: str) -> bool:
     ) or char == "\u0301"
 
 
+def said(entry: dict) -> str:
+    """Everything a capture says: its answer text, its reasoning and its tool calls' arguments."""
+    return entry["text"] + entry["reasoning_text"] + "".join(c["arguments_text"] for c in entry["tool_calls"])
+
+
 @pytest.mark.parametrize("contract", sorted(CONTRACT_EXT))
 def test_texts_mix_chinese_accents_and_emoji(contract):
-    texts = [e["text"] for e in BY_CONTRACT[contract].values()]
+    texts = [said(e) for e in BY_CONTRACT[contract].values()]
     joined = "".join(texts)
     assert any(is_cjk(c) for c in joined)
     assert any(is_accented_latin(c) for c in joined)
@@ -411,17 +475,33 @@ def read(entry: dict, data: bytes | None = None) -> dict:
         lines, rest = split_lines(text)
         objects = [("line", json.loads(line)) for line in lines]
     sequence = -1
+    reasoning: list[str] = []
+    calls: dict[str, dict] = {}  # key -> call, in start order
+
+    def whole(call_id: str | None, name: str, args: object) -> None:
+        text = json.dumps(args, ensure_ascii=False, separators=(",", ":"))
+        calls[f"whole{len(calls)}"] = {"id": call_id, "name": name, "parts": [text], "complete": True}
+
     for event_type, obj in objects:
         if contract == "openai-chat":
             assert event_type == "message"
             if obj == "[DONE]":
                 terminal = True
+                for call in calls.values():  # [DONE] after a whole-answer reason closes every call
+                    call["complete"] = finish in ("tool_calls", "stop")
                 break
             if "error" in obj:
                 errored, error_type = True, obj["error"]["type"]
                 break
             for choice in obj["choices"]:
                 deltas.append(choice["delta"].get("content") or "")
+                reasoning.append(choice["delta"].get("reasoning_content") or "")
+                for entry in choice["delta"].get("tool_calls") or []:
+                    key = str(entry["index"])
+                    if key not in calls:
+                        name = entry["function"]["name"]
+                        calls[key] = {"id": entry["id"], "name": name, "parts": [], "complete": False}
+                    calls[key]["parts"].append(entry["function"].get("arguments") or "")
                 finish = choice["finish_reason"] or finish
         elif contract == "openai-responses":
             assert event_type == obj["type"]
@@ -430,6 +510,17 @@ def read(entry: dict, data: bytes | None = None) -> dict:
             kind = obj["type"]
             if kind == "response.output_text.delta":
                 deltas.append(obj["delta"])
+            elif kind == "response.reasoning_summary_text.delta":
+                reasoning.append(obj["delta"])
+            elif kind == "response.output_item.added" and obj["item"]["type"] == "function_call":
+                item = obj["item"]
+                calls[item["id"]] = {"id": item["call_id"], "name": item["name"], "parts": []}
+                calls[item["id"]]["complete"] = False
+            elif kind == "response.function_call_arguments.delta":
+                calls[obj["item_id"]]["parts"].append(obj["delta"])
+            elif kind == "response.function_call_arguments.done":
+                calls[obj["item_id"]]["complete"] = True
+                assert "".join(calls[obj["item_id"]]["parts"]) == obj["arguments"]
             elif kind == "error":
                 errored, error_type = True, obj.get("code") or obj["error"]["code"]
                 break
@@ -446,6 +537,16 @@ def read(entry: dict, data: bytes | None = None) -> dict:
             kind = obj["type"]
             if kind == "content_block_delta" and obj["delta"]["type"] == "text_delta":
                 deltas.append(obj["delta"]["text"])
+            elif kind == "content_block_delta" and obj["delta"]["type"] == "thinking_delta":
+                reasoning.append(obj["delta"]["thinking"])
+            elif kind == "content_block_delta" and obj["delta"]["type"] == "input_json_delta":
+                calls[str(obj["index"])]["parts"].append(obj["delta"]["partial_json"])
+            elif kind == "content_block_start" and obj["content_block"]["type"] == "tool_use":
+                block = obj["content_block"]
+                calls[str(obj["index"])] = {"id": block["id"], "name": block["name"], "parts": []}
+                calls[str(obj["index"])]["complete"] = False
+            elif kind == "content_block_stop" and str(obj["index"]) in calls:
+                calls[str(obj["index"])]["complete"] = True
             elif kind == "message_delta":
                 finish = obj["delta"]["stop_reason"]
             elif kind == "error":
@@ -460,7 +561,13 @@ def read(entry: dict, data: bytes | None = None) -> dict:
                 break
             candidate = obj["candidates"][0]
             for part in candidate.get("content", {}).get("parts", []):
-                deltas.append(part["text"])
+                if part.get("thought"):
+                    reasoning.append(part["text"])
+                elif "functionCall" in part:
+                    call = part["functionCall"]
+                    whole(call.get("id"), call["name"], call["args"])
+                else:
+                    deltas.append(part["text"])
             finish = candidate.get("finishReason", finish)
             if contract == "gemini":
                 terminal = "finishReason" in candidate  # the last chunk at a clean end decides
@@ -469,6 +576,9 @@ def read(entry: dict, data: bytes | None = None) -> dict:
                 errored = True
                 break
             deltas.append(obj["message"]["content"])
+            reasoning.append(obj["message"].get("thinking", ""))
+            for call in obj["message"].get("tool_calls", []):
+                whole(call.get("id"), call["function"]["name"], call["function"]["arguments"])
             if obj["done"]:
                 finish, terminal = obj["done_reason"], True
                 break
@@ -494,13 +604,25 @@ def read(entry: dict, data: bytes | None = None) -> dict:
         "finish_reason": finish,
         "error_type": error_type,
         "deltas": [d for d in deltas if d],
+        "reasoning_text": "".join(reasoning),
+        "tool_calls": [
+            {
+                "id": call["id"],
+                "name": call["name"],
+                "arguments_text": "".join(call["parts"]),
+                "arguments": json.loads("".join(call["parts"])) if call["complete"] else None,
+                "complete": call["complete"],
+            }
+            for call in calls.values()
+        ],
     }
 
 
 @each_entry
 def test_bytes_say_what_the_manifest_says(entry):
     seen = read(entry)
-    for key in ("outcome", "truncated_at", "text", "finish_reason", "error_type"):
+    keys = ("outcome", "truncated_at", "text", "finish_reason", "error_type", "reasoning_text", "tool_calls")
+    for key in keys:
         assert seen[key] == entry[key], key
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import asyncio
 import codecs
+import contextlib
 import functools
 import inspect
 import json
@@ -21,7 +22,7 @@ from typing import Any
 import nbformat
 import pytest
 
-from lesson_lib import Event
+from lesson_lib import Event, parse_sse
 from lesson_lib.exercises.checkers import (
     BUGS,
     CHALLENGES,
@@ -259,6 +260,30 @@ def stalled_counting_only_text_deltas(arrivals, progress_timeout):
         if event.type == "content_block_delta":
             last = seconds
     return None
+def tool_calls_at_end_of_stream(reads):
+    """Joins the fragments and parses once, but takes the end of the stream for the close."""
+    fixed = namespace("bug_hunt.ipynb")["tool_calls"]
+    reads = list(reads)
+    if b"[DONE]" in b"".join(reads):
+        return fixed(reads)
+    return fixed([*reads, b"\n\ndata: [DONE]\n\n"])
+
+
+def tool_calls_parsed_at_each_event_as_a_prefix(reads):
+    """Parses the joined text after every event and keeps the last success: a prefix can parse."""
+    calls, done = {}, False
+    for event in parse_sse(reads):
+        if event.data == "[DONE]":
+            done = True
+            break
+        for entry in json.loads(event.data)["choices"][0]["delta"].get("tool_calls") or []:
+            call = calls.setdefault(entry["index"], [entry["function"].get("name"), "", None])
+            call[1] += entry["function"].get("arguments") or ""
+            with contextlib.suppress(json.JSONDecodeError):
+                call[2] = json.loads(call[1])
+    if not done and not all(call[2] is not None for call in calls.values()):
+        raise ValueError("open")
+    return [(name, value) for name, _, value in calls.values()]
 
 
 WRONG_FIXES = [
@@ -281,6 +306,8 @@ WRONG_FIXES = [
     ("aclosing", first_words_closing_twice, ["closed 2 times"]),
     ("heartbeat_clock", stalled_at_strictly_after_the_limit, ["exactly at the limit", "very moment"]),
     ("heartbeat_clock", stalled_counting_only_text_deltas, ["kept progressing"]),
+    ("tool_args", tool_calls_at_end_of_stream, ["before data: [DONE]"]),
+    ("tool_args", tool_calls_parsed_at_each_event_as_a_prefix, ["before data: [DONE]", "as if the calls"]),
 ]
 
 

@@ -129,7 +129,7 @@ def test_the_exercises_with_code_have_checker_cells():
     counts = {p.name: len(checker_cells(read(p))) for p in SOLUTIONS}
     assert counts == {
         "adversarial_cuts.ipynb": 4,
-        "bug_hunt.ipynb": 8,
+        "bug_hunt.ipynb": 9,
         "build_it.ipynb": 3,
         "interview_prep.ipynb": 0,
     }
@@ -232,7 +232,7 @@ def test_every_cell_whose_output_gives_answers_away_is_tagged(path):
 
 def test_the_evidence_and_the_brute_force_are_tagged():
     """The two cases the rule was written for: interview prep's evidence cells, adversarial cuts' search."""
-    expected = {"interview_prep.ipynb": 5, "adversarial_cuts.ipynb": 1}
+    expected = {"interview_prep.ipynb": 6, "adversarial_cuts.ipynb": 1}
     expected.update({"bug_hunt.ipynb": 0, "build_it.ipynb": 0})
     for path in SOLUTIONS:
         notebook = read(path)
@@ -262,8 +262,8 @@ def test_clear_answer_outputs_clears_only_tagged_cells():
             cell.execution_count = index
     kept = nbformat.v4.new_output("stream", name="stdout", text="imported\n")
     learner.cells[1].outputs = [kept]  # an untagged cell with an output
-    assert make_exercises.answer_outputs_left(learner) == [5, 9, 13, 17, 21]
-    assert make_exercises.clear_answer_outputs(learner) == 5
+    assert make_exercises.answer_outputs_left(learner) == [5, 9, 13, 17, 21, 25]
+    assert make_exercises.clear_answer_outputs(learner) == 6
     assert make_exercises.answer_outputs_left(learner) == []
     assert learner.cells[1].outputs == [kept]
     assert learner.cells[5].execution_count == 5  # executed in order; only its output is withheld

@@ -164,6 +164,12 @@ def _mcp_eof_outcome() -> tuple[str, str | None, bool]:
     )
     result = consume([body], "mcp", request_id=7)
     return str(result.outcome), result.truncated_at, bool(result.last_event_id)
+def _fragments_json_loads_accepts(name: str) -> int:
+    """How many of call 0's fragments parse alone (the fragments as the contract delivers them)."""
+    from lesson_lib.widgets import naive_parse, value_timeline
+
+    _, fragments = value_timeline(load(name).body, load(name).contract)
+    return sum(naive_parse(f).startswith("ok") for f in fragments[0])
 
 
 ANSWERS = {
@@ -211,6 +217,22 @@ ANSWERS = {
     is Outcome.LIMIT_EXCEEDED
     else "A",
     "05.closes": _closes_after_early_break(),
+    "09.naive_fragments": _fragments_json_loads_accepts("openai-chat/tools_parallel"),
+    "09.done_missing": any(
+        c.complete
+        for c in consume([load("openai-chat/tools_truncated_before_done").body], "openai-chat").tool_calls
+    ),
+    "09.anthropic_close": "B"
+    if consume(
+        [load("anthropic-messages/tools_truncated_after_block_stop").body], "anthropic-messages"
+    ).tool_calls[0].complete
+    else "C",
+    "09.reasoning_where": "B"
+    if consume([load("openai-chat/reasoning_deepseek").body], "openai-chat").reasoning_text
+    else "D",
+    "09.surrogate": "B"
+    if "🚀" in str(consume([load("openai-chat/tools_parallel").body], "openai-chat").tool_calls[1].arguments)
+    else "D",
     "07.splits": len(list(two_piece_splits(b"0123456789"))),
     "07.every_boundary": "C",
     "07.reference": "A",
@@ -267,7 +289,7 @@ def test_an_unanswered_question_says_what_to_do():
 def test_lessons_have_three_to_five_questions():
     _load_all()
     lessons = {key.split(".")[0] for key in QUESTIONS}
-    assert lessons >= {"00", "01", "02", "03", "04", "05", "07", "08"}
+    assert lessons >= {"00", "01", "02", "03", "04", "05", "07", "08", "09"}
     for lesson in lessons:
         assert 3 <= len(questions(lesson)) <= 5
 

@@ -297,3 +297,38 @@ def test_completion_explorer_maps_every_cutoff():
     assert ce.capture == other and ce.outcome_map is None and ce.cutoff == len(ce.body)
     with pytest.raises(ValueError, match="unknown capture"):
         CompletionExplorer("no/such/capture")
+
+
+# -- ValueExplorer -----------------------------------------------------------------------------------------
+def test_value_explorer_shows_the_call_open_until_the_service_closes_it():
+    from lesson_lib.captures import load
+    from lesson_lib.completion import consume
+    from lesson_lib.widgets import ValueExplorer, naive_parse, value_timeline
+
+    name = "openai-chat/tools_parallel"
+    ve = ValueExplorer(name)
+    assert ve.cutoff == len(ve.body) and ve.tool_call is not None and ve.tool_call.complete
+    assert "closed by the service" in repr(ve) and "display only" in repr(ve)
+    tracks, fragments = value_timeline(ve.body, "openai-chat")
+    closed = tracks[0].closed
+    assert closed is not None and closed > max(tracks[0].pieces)
+    for cutoff in (closed - 1, closed):  # the close arrives with [DONE], after every fragment
+        ve.cutoff = cutoff
+        assert ve.tool_call.complete == (cutoff == closed)
+        assert ve.tool_call.arguments_text == "".join(fragments[0])
+        assert (ve.tool_call.arguments is not None) == (cutoff == closed)
+        assert ve.result == consume([ve.body[:cutoff]], "openai-chat")
+    assert all(naive_parse(f).startswith("fails") for f in fragments[0])  # no fragment is JSON alone
+    assert naive_parse('{"a": 1}') == 'ok: {"a": 1}'
+    ve.call = 1
+    ve.cutoff = tracks[1].pieces[2]
+    assert len(ve.arrived_fragments) == 3 and ve.provisional is not None
+    assert "\\ud83d" in ve.tool_call.arguments_text and ve.tool_call.arguments is None
+    assert ve.png.startswith(b"\x89PNG")
+    with pytest.raises(ValueError, match="call"):
+        ve.call = 2
+    with pytest.raises(ValueError, match="unknown capture"):
+        ValueExplorer("openai-chat/completed")  # no tool call, no reasoning: not in its list
+    reasoning = ValueExplorer("openai-chat/reasoning_deepseek")
+    assert "not started" in repr(reasoning) or "no tool call" in repr(reasoning)
+    assert reasoning.result.reasoning_text == load("openai-chat/reasoning_deepseek").reasoning_text

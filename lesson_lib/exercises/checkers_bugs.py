@@ -1,6 +1,6 @@
-"""The bug hunt: eight client functions, each with one streaming bug, and a checker for each fix.
+"""The bug hunt: nine client functions, each with one streaming bug, and a checker for each fix.
 
-Bugs 7 and 8 (an async generator abandoned without ``aclosing``; a progress timeout that counts heartbeats)
+Bugs 8 and 9 (an async generator abandoned without ``aclosing``; a progress timeout that counts heartbeats)
 are checked in :mod:`.checkers_async`.
 
 Each checker runs the learner's fixed function on a hidden corpus (Chinese, accented Latin, emoji, CR, LF
@@ -37,6 +37,7 @@ from .checkers_core import (
     observe,
     sweep,
 )
+from .checkers_values import check_tool_args
 
 # -- the hidden corpora --------------------------------------------------------------------------------
 
@@ -484,6 +485,7 @@ BUGS: dict[str, Callable[[str, Callable[..., Any]], Result]] = {
     "eof": check_eof,
     "cleanup": check_cleanup,
     "bound": check_bound,
+    "tool_args": check_tool_args,
     "aclosing": check_abandoned,
     "heartbeat_clock": check_heartbeat_clock,
 }
@@ -495,6 +497,7 @@ FUNCTION_NAMES = {
     "eof": "answer_text",
     "cleanup": "collect",
     "bound": "read_records",
+    "tool_args": "tool_calls",
     "aclosing": "first_words",
     "heartbeat_clock": "stalled_at",
 }

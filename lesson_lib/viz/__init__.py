@@ -52,6 +52,7 @@ from .outcome_map import OUTCOME_COLOURS, OutcomeMapPicture, draw_outcome_map, o
 from .png import figure_png, show
 from .strip import CELL_W, ByteStripPicture, _lighter, draw_byte_strip, strip_figsize
 from .timeline import draw_clock_timeline
+from .values_map import Track, draw_value_timeline
 
 __all__ = [
     "CELL_W",
@@ -62,12 +63,14 @@ __all__ = [
     "ByteStripPicture",
     "LayersPicture",
     "OutcomeMapPicture",
+    "Track",
     "chunk_text",
     "default_columns",
     "draw_byte_strip",
     "draw_clock_timeline",
     "draw_layers",
     "draw_outcome_map",
+    "draw_value_timeline",
     "figure_png",
     "glyph_font",
     "glyph_label",
