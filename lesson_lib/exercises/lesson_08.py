@@ -50,7 +50,7 @@ register(
 )
 register(
     "08.mcp_eof",
-    "An MCP Streamable HTTP response stream ends cleanly after an event with an id, before the JSON-RPC response arrived. What is it? A) completed: the body ended cleanly; B) truncated at completion, and the client may resume it with GET and Last-Event-ID; C) a lost answer that must be requested again",
+    "An MCP Streamable HTTP response stream (the 2025-11-25 revision, which has resumption) ends cleanly after an event with an id, before the JSON-RPC response arrived. What is it? A) completed: the body ended cleanly; B) truncated at completion, and the client may resume it with GET and Last-Event-ID; C) a lost answer that must be requested again",
     "choice",
     "007682f699426809d914f41b87a54f5a55eb4dd024a8860e50c87d696f12e97d",
     hint="Two questions: did the service say it was done, and did it give the client a way back in?",
@@ -63,12 +63,12 @@ register(
 )
 register(
     "08.resumable",
-    "Which of these can continue a dropped stream without sending the request again? A) OpenAI Chat Completions; B) OpenAI Responses started with background: true; C) MCP Streamable HTTP whose events carry ids; D) Anthropic Messages",
+    "Which of these can continue a dropped stream without sending the request again? A) OpenAI Chat Completions; B) OpenAI Responses started with background: true; C) MCP Streamable HTTP in its 2025-11-25 revision, whose events carry ids; D) Anthropic Messages",
     "choices",
     "92afaf6d39d77f2762620848e46105b2ebc0478ec06fccc1ad886cc291f490bc",
     hint="To continue you need a position the server understands: an SSE event id or a sequence number it "
     "can replay after. Which streams give you one, and keep the answer on the server?",
     explanation="Responses in background mode (starting_after=N replays the events after sequence number N) "
-    "and MCP (GET with Last-Event-ID). Chat Completions and Messages carry no position: re-sending starts a "
-    "new answer.",
+    "and MCP in its 2025-11-25 revision (GET with Last-Event-ID; the 2026-07-28 revision removed it). Chat "
+    "Completions and Messages carry no position: re-sending starts a new answer.",
 )
