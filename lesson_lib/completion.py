@@ -105,8 +105,9 @@ class StreamError:
     ``"ServiceError"``. ``offset`` is an absolute byte offset: exact when the parser reports it
     (``offset_exact`` is ``True``), otherwise the end of the read in which the problem was detected
     (``offset_exact`` is ``False``: an in-band service error, ``max_events``, a contract's JSON error). For
-    a source error it is how many bytes had arrived; for ``max_bytes_without_progress`` the first byte past
-    the bound, counted from the end of the read that carried the last progress signal.
+    a source error it is how many bytes had arrived; ``max_bytes_without_progress`` is checked after each
+    read, counting from the end of the read that carried the last progress signal, so its offset is the end
+    of the read in which the bound was crossed (not exact).
     ``event_index`` is 0-based.
     """
 
@@ -206,8 +207,12 @@ class StreamResult:
             text += f"cannot be verified: {self._unverified_why()} A stream cut there would look the same, "
             text += "so the text is not called final."
         elif self.outcome is Outcome.INCOMPLETE:
-            text = f"{name} ended incomplete: the service said it was done ({reason}), but not with a "
-            text += "whole-answer reason, so the text is a cut answer."
+            if self.finish_reason is None:
+                text = f"{name} ended incomplete: the service said it was done, but gave no finish reason at "
+                text += "all, so nothing says the answer is whole; treat the text as possibly cut."
+            else:
+                text = f"{name} ended incomplete: the service said it was done ({reason}), but not with a "
+                text += "whole-answer reason, so the text is a cut answer."
             if not self.end_verified:
                 text += f" Its end cannot be verified either: {self._unverified_why()}"
         elif self.outcome is Outcome.TRUNCATED:
@@ -237,8 +242,8 @@ class StreamResult:
             text = f"{name} was cancelled by the caller between reads; the text is provisional."
         if self.outcome is Outcome.TRUNCATED and self.contract == "mcp" and self.last_event_id:
             text += (
-                f" MCP allows a server to close a stream early: the client resumes with GET and "
-                f"Last-Event-ID: {self.last_event_id}."
+                " MCP (its 2025-11-25 revision) lets a server close a stream early: the client resumes with "
+                f"GET and Last-Event-ID: {self.last_event_id}."
             )
         if err is not None and self.outcome in (Outcome.COMPLETED, Outcome.INCOMPLETE):
             text += f" The source then raised {err.kind} after the end, which changed nothing."
@@ -563,13 +568,15 @@ class _Run:
 
     def fail_progress(self, maximum: int) -> None:
         """Raise: more than ``maximum`` bytes arrived since the last sign of progress."""
-        # Exact by the documented count: the first byte past the bound, counted from the end of the read
-        # that carried the last progress signal.
-        raise LimitExceededError(
-            "max_bytes_without_progress",
-            maximum,
-            offset=self.progress_mark + maximum,
-            event_index=self.stats.events,
+        # Checked after each read, counting from the end of the read that carried the last progress
+        # signal: the bound was crossed somewhere in this read, so the offset is this read's end.
+        raise _inexact(
+            LimitExceededError(
+                "max_bytes_without_progress",
+                maximum,
+                offset=self.stats.bytes,
+                event_index=self.stats.events,
+            )
         )
 
     def finish(self) -> list[Signal]:

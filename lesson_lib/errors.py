@@ -22,7 +22,7 @@ from __future__ import annotations
 
 
 class BoundaryError(Exception):
-    """Base class: something at one of the five boundaries went wrong at a known place."""
+    """Base class: something at one of the boundaries went wrong at a known place."""
 
     def __init__(
         self,

@@ -596,7 +596,8 @@ class LayerInspector(_ReadsExplorer):
         state = (
             f"held {_held(row)}, pending line {_excerpt(row['pending_line'])}"
             f"{' + CR' if row['after_cr'] else ''}, event so far {_plain(viz._event_summary(row))}, "
-            f"dispatched {_plain(viz._dispatched_summary(row))}{_plain(viz._last_id_summary(row))}"
+            f"dispatched in this read {_plain(viz._dispatched_summary(row))}"
+            f"{_plain(viz._last_id_summary(row))}"
         )
         if row["error"]:
             state += f", error {row['error']}"
@@ -662,7 +663,8 @@ class EventExplorer(_ReadsExplorer):
             f"EventExplorer: {len(self.data)} bytes {self._where()} -> {_count(len(self.rows), 'read')}, "
             f"{_count(len(self.events), 'event')} dispatched; {self._step_text()}: "
             f"event so far {_plain(viz._event_summary(row))}, "
-            f"dispatched {_plain(viz._dispatched_summary(row))}{_plain(viz._last_id_summary(row))}"
+            f"dispatched in this read {_plain(viz._dispatched_summary(row))}"
+            f"{_plain(viz._last_id_summary(row))}"
             + (f", error {row['error']}" if row["error"] else "")
         )
 
@@ -1073,7 +1075,7 @@ class ValueExplorer(_Explorer):
         if call is None:
             return "not started yet"
         if not call.complete:
-            return "open: the text is unfinished, no value yet"
+            return "open: not yet closed by the service, no value yet"
         if call.error is not None:
             return f"closed, but not JSON: {call.error}"
         return "closed by the service: the whole text, parsed"

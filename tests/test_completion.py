@@ -419,7 +419,7 @@ def test_heartbeats_do_not_count_as_progress_but_text_does():
     result = consume(one_byte_chunks(body), "openai-chat", max_bytes_without_progress=300)
     assert result.outcome is Outcome.COMPLETED and result.stats.heartbeats == 400
     silent = consume([pings * 2, chat("你好")], "openai-chat", max_bytes_without_progress=300)
-    assert silent.outcome is Outcome.LIMIT_EXCEEDED and silent.error.offset == 300
+    assert silent.outcome is Outcome.LIMIT_EXCEEDED and silent.error.offset == 320  # the end of that read
 
 
 # --- cleanup on every path -------------------------------------------------------------------------
@@ -751,7 +751,9 @@ def test_the_stall_check_allows_exactly_the_bound():
     exact = consume([first, ping * 3, rest], "openai-chat", max_bytes_without_progress=30)
     assert exact.outcome is Outcome.COMPLETED  # 30 bytes since progress, bound 30: not past it
     over = consume([first, ping * 3 + b":", rest], "openai-chat", max_bytes_without_progress=30)
-    assert over.outcome is Outcome.LIMIT_EXCEEDED and over.error.offset == len(first) + 30
+    # Crossed inside the second read: the offset is that read's end, and says it is not exact.
+    assert over.outcome is Outcome.LIMIT_EXCEEDED and over.error.offset == len(first) + 31
+    assert not over.error.offset_exact and f"in the read ending at byte {len(first) + 31}" in over.describe()
 
 
 def test_terminal_then_an_unfinished_tail_then_a_source_error_is_truncated():
@@ -823,3 +825,11 @@ def test_parsers_refuse_str_reads_on_every_read():
             with pytest.raises(TypeError, match=r"^feed\(\) takes bytes, got str$"):
                 parser.feed('{"a": "你好"}\n')
             parser.feed(b" ")
+
+
+def test_a_terminal_without_any_finish_reason_is_not_called_a_cut_answer():
+    result = consume([chat("你好", finish=None)], "openai-chat")  # [DONE] with no finish_reason chunk
+    assert result.outcome is Outcome.INCOMPLETE and result.final_text is None
+    assert "gave no finish reason" in result.describe() and "is a cut answer" not in result.describe()
+    cut = consume([chat("你好", finish="length")], "openai-chat").describe()
+    assert "is a cut answer" in cut

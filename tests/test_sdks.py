@@ -7,12 +7,14 @@ requirements.txt); if an upgrade changes a behaviour, the test says which, and l
 
 from __future__ import annotations
 
+import json
+
 import anthropic
 import httpx2
 import openai
 import pytest
 
-from lesson_lib import Outcome, consume
+from lesson_lib import Outcome, consume, parse_sse
 from lesson_lib.captures import load, names
 from lesson_lib.replay import ReplayServer
 
@@ -171,3 +173,25 @@ def test_a_bom_costs_the_sdks_their_first_event():
             ):
                 stream.get_final_message()
     assert consume([BOM + capture.body], capture.contract).outcome is Outcome.COMPLETED
+
+
+def test_the_openai_stream_helper_closes_interleaved_calls_too_early():
+    """Lesson 09: the Chat Completions format has no per-call end; the SDK's helper infers one when a piece
+    of another index arrives, which is wrong when calls take turns. lesson_lib waits for [DONE]."""
+    from openai.lib.streaming.chat import ChatCompletionStreamState
+    from openai.types.chat import ChatCompletionChunk
+
+    capture = load("openai-chat/tools_parallel")
+    state, done = ChatCompletionStreamState(), {}
+    for event in parse_sse([capture.body]):
+        if event.data == "[DONE]":
+            break
+        chunk = ChatCompletionChunk.model_validate(json.loads(event.data))
+        for update in state.handle_chunk(chunk):
+            if update.type == "tool_calls.function.arguments.done":
+                done.setdefault(update.index, update.arguments)
+    ours = consume([capture.body], "openai-chat").tool_calls
+    assert len(ours) == 2 and all(call.complete and call.arguments is not None for call in ours)
+    # The helper announced both calls done while their text was still arriving.
+    assert sorted(done) == [0, 1]
+    assert all(done[index] != ours[index].arguments_text for index in done)

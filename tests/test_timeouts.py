@@ -69,6 +69,18 @@ def test_heartbeats_keep_idle_quiet_but_trip_progress():
     assert alone.outcome is Outcome.TRUNCATED
 
 
+def test_bytes_that_never_complete_an_event_trip_progress_not_idle():
+    """The watchdog's event clock has no live option: a trickle inside one line is caught by the progress
+    clock (lesson 05 says so)."""
+    clock = FakeClock()
+    trickle = [(0.1, b"x")] * 20  # one byte a tenth of a second, inside one endless data line
+    reads = [(0.1, piece) for piece in START] + [(0.1, b"data: {")] + trickle
+    source = TimedSource(clock, reads)
+    result = consume(source, "anthropic-messages", idle_timeout=0.5, progress_timeout=0.75, clock=clock)
+    assert result.outcome is Outcome.TIMED_OUT and result.error.kind == "progress_timeout"
+    assert result.text == TEXT[0] and source.closes == 1
+
+
 def test_silence_trips_idle_before_progress():
     clock = FakeClock()
     source = TimedSource(clock, [(0.1, piece) for piece in START] + [(2.0, PING)])

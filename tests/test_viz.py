@@ -286,5 +286,6 @@ def test_the_course_map_shows_the_five_boundaries_deterministically():
     fig = draw_boundaries()
     texts = {t.get_text() for t in fig.axes[0].texts}
     assert {name for name, _, _ in BOUNDARIES} <= texts
-    assert [name for name, _, _ in BOUNDARIES] == ["chunk", "character", "line", "event", "completion"]
+    names = [name for name, _, _ in BOUNDARIES]
+    assert names == ["chunk", "character", "line", "event", "value", "completion"]
     assert viz.figure_png(fig) == viz.figure_png(draw_boundaries())

@@ -205,7 +205,7 @@ def test_layer_inspector_steps_through_reads():
     assert li.png != last and li.current is li.rows[0]
     assert repr(li) == (
         "LayerInspector: 37 bytes cut at 14,17 -> 3 reads, 2 events dispatched; after read 1 of 3: "
-        "held f0 9f, pending line 'data: 你好', event so far —, dispatched —"
+        "held f0 9f, pending line 'data: 你好', event so far —, dispatched in this read —"
     )
     li.step_slider.value = 2
     assert "pending line '' + CR, event so far data=['你好🙂']" in repr(li)

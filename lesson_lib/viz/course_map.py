@@ -1,4 +1,4 @@
-"""The course map: the five boundaries on one picture, ASCII only, the same with any fonts."""
+"""The course map: the six boundaries on one picture, ASCII only, the same with any fonts."""
 
 from __future__ import annotations
 
@@ -7,20 +7,22 @@ from matplotlib.patches import Rectangle
 
 from .common import DPI, SANS
 
-#: The five boundaries: name, what arrives there, and the state a reader carries between reads.
+#: The six boundaries: name, what arrives there, and the state a reader carries between reads (the chunk
+#: carries none: a read is whatever the transport delivered).
 BOUNDARIES = (
     ("chunk", "a network read:\nsome bytes", "nothing\n(the transport decides)"),
     ("character", "UTF-8 text", "0-3 held bytes of an\nunfinished character"),
     ("line", "text up to\nCR, LF or CRLF", "the unfinished line,\na CR that may pair with LF"),
     ("event", "an SSE event,\nan NDJSON value", "the event's fields so far"),
+    ("value", "a tool call's\narguments, closed", "each open call's\ntext so far"),
     ("completion", "the service's own\n\"done\"", "the last confirmed\nbusiness stage"),
 )
 
 
 def draw_boundaries() -> Figure:
-    """The course on one picture: the five boundaries left to right, what arrives at each and the state
+    """The course on one picture: the six boundaries left to right, what arrives at each and the state
     each carries between reads. ASCII only, so it looks the same with any fonts."""
-    fig = Figure(figsize=(11, 3.2), dpi=DPI)
+    fig = Figure(figsize=(13, 3.2), dpi=DPI)
     ax = fig.add_axes((0, 0, 1, 1))
     ax.set_xlim(0, len(BOUNDARIES) * 2.2)
     ax.set_ylim(0, 3.2)
