@@ -269,6 +269,21 @@ def tool_calls_at_end_of_stream(reads):
     return fixed([*reads, b"\n\ndata: [DONE]\n\n"])
 
 
+def tool_calls_closed_by_done_alone(reads):
+    """Joins the fragments and parses once, but closes the calls on [DONE] whatever the finish reason."""
+    calls, done = {}, False
+    for event in parse_sse(reads):
+        if event.data == "[DONE]":
+            done = True
+            break
+        for entry in json.loads(event.data)["choices"][0]["delta"].get("tool_calls") or []:
+            _, parts = calls.setdefault(entry["index"], (entry["function"].get("name"), []))
+            parts.append(entry["function"].get("arguments") or "")
+    if not done:
+        raise ValueError("the stream did not close its tool calls")
+    return [(name, json.loads("".join(parts))) for name, parts in calls.values()]
+
+
 def tool_calls_parsed_at_each_event_as_a_prefix(reads):
     """Parses the joined text after every event and keeps the last success: a prefix can parse."""
     calls, done = {}, False
@@ -307,6 +322,7 @@ WRONG_FIXES = [
     ("heartbeat_clock", stalled_at_strictly_after_the_limit, ["exactly at the limit", "very moment"]),
     ("heartbeat_clock", stalled_counting_only_text_deltas, ["kept progressing"]),
     ("tool_args", tool_calls_at_end_of_stream, ["before data: [DONE]"]),
+    ("tool_args", tool_calls_closed_by_done_alone, ["finish_reason 'length'", "what does finish_reason"]),
     ("tool_args", tool_calls_parsed_at_each_event_as_a_prefix, ["before data: [DONE]", "as if the calls"]),
 ]
 
@@ -314,6 +330,18 @@ WRONG_FIXES = [
 @pytest.mark.parametrize(("bug", "fix", "phrases"), WRONG_FIXES, ids=[f.__name__ for _, f, _ in WRONG_FIXES])
 def test_bug_hunt_rejects_plausible_wrong_fixes(bug, fix, phrases):
     assert_rejected(check_bug(bug, fix), *phrases)
+
+
+def test_every_tool_args_truncation_leaves_lesson_lib_s_calls_open():
+    """The checker's streams that must raise are streams lesson_lib does not close (the length one too)."""
+    from lesson_lib.completion import consume
+    from lesson_lib.exercises.checkers_values import _truncations
+
+    wheres = [where for where, _ in _truncations()]
+    assert any("'length'" in where for where in wheres)
+    for where, body in _truncations():
+        calls = consume([body], "openai-chat").tool_calls
+        assert calls and not any(call.complete for call in calls), where
 
 
 def test_every_bug_has_at_least_one_plausible_wrong_fix():

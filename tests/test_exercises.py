@@ -599,3 +599,88 @@ def test_letters_in_any_order_case_and_separator_read_the_same(data):
     right = sorted(chosen) == sorted(ANSWERS[key])
     assert check(key, text).correct is right, text
     assert check(key, written).correct is right, written
+
+
+# -- counts: "none", and a number with the question's unit ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("key", "answer"),
+    [
+        ("09.naive_fragments", "none"),
+        ("09.naive_fragments", "No"),
+        ("09.naive_fragments", "none of them"),
+        ("09.naive_fragments", "0 of them"),
+        ("07.splits", "nine splits"),
+        ("07.splits", "9 splits"),
+        ("07.splits", "9 two-piece splits"),
+        ("01.bytes", "10 bytes"),
+        ("02.cr_lf_across", "one line ending"),
+        ("05.closes", "1 time"),
+    ],
+)
+def test_a_count_reads_none_and_a_number_with_its_unit(key, answer):
+    assert check(key, answer).correct, check(key, answer)
+
+
+@pytest.mark.parametrize(
+    ("key", "answer"),
+    [
+        ("07.splits", "9 bytes"),  # not the unit the question counts in
+        ("07.splits", "nine or ten splits"),
+        ("07.splits", "not 9 splits"),
+        ("07.splits", "9 splits or more"),
+        ("01.bytes", "10 characters"),
+        ("09.naive_fragments", "none yet"),
+    ],
+)
+def test_a_number_with_other_words_is_not_read(key, answer):
+    result = check(key, answer)
+    assert not result.correct and "wants a whole number (an int)" in result.message, result
+
+
+def test_none_is_a_count_only_where_a_count_is_asked():
+    assert check("05.closes", "none").message == check("05.closes", 0).message  # read as 0, a wrong count
+    assert not check("04.gemini_cut", "none").correct  # a True/False question does not read it as 0
+
+
+def test_count_units_come_from_how_many():
+    from lesson_lib.exercises.answers import count_units
+
+    assert count_units("How many two-piece splits does a 10-byte body have?") == {
+        "two-piece splits",
+        "splits",
+        "two-piece split",
+        "split",
+    }
+    assert count_units("At most how many bytes can it hold?") == {"bytes", "byte"}
+    assert count_units("How many of them does json.loads accept?") == {"of them"}
+    assert count_units("What is 3 + 4?") == frozenset()
+
+
+def test_openai_done_near_misses_get_targeted_hints():
+    whole_line = check("00.openai_done", "data: [DONE]")
+    bare_word = check("00.openai_done", "DONE")
+    assert not whole_line.correct and not bare_word.correct
+    assert "'data: ' prefix" in whole_line.message
+    assert "exact bytes" in bare_word.message and "around it" in bare_word.message
+    assert whole_line.message != bare_word.message != question("00.openai_done").hint
+
+
+@pytest.mark.parametrize(
+    ("key", "wrong", "gives_away"),
+    [
+        ("04.length", "completed", "not a whole answer"),  # named the outcome
+        ("03.events", 1, "is dispatched"),  # handed over the second event
+        ("08.heartbeat_clock", "C", "not reset by a ping"),  # said one clock runs out
+        ("09.naive_fragments", 1, "does not start one"),  # said the last fragment fails too
+        ("02.lines", 3, "counts"),  # said the empty line is one more
+        ("06.heartbeat_inside", 1, "dispatches the event built so far"),
+        ("07.splits", 10, "that is not a split"),
+    ],
+)
+def test_a_targeted_hint_asks_rather_than_tells(key, wrong, gives_away):
+    """These hints once stated their answer indirectly (the leak test cannot see that): now they ask."""
+    message = check(key, wrong).message
+    assert not check(key, wrong).correct
+    assert gives_away not in message and message.rstrip().endswith("?"), message

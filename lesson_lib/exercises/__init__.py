@@ -30,6 +30,7 @@ from .answers import (
     Options,
     UnreadableAnswer,
     as_text,
+    count_units,
     normal_form,
     words,
 )
@@ -78,6 +79,11 @@ class Question:
     def options(self) -> Options:
         """The lettered options of the prompt (none for a question that is not a choice)."""
         return Options(self.prompt, self.aliases)
+
+    @property
+    def units(self) -> frozenset[str]:
+        """The words an ``int`` answer may carry after its number ("9 splits"): see :func:`.count_units`."""
+        return count_units(self.prompt) if self.kind == "int" else frozenset()
 
     def wants(self) -> str:
         """What form of answer this question wants, in words."""
@@ -174,7 +180,7 @@ def check(key: str, answer: Any) -> Result:
     if answer is ...:
         return Result(key, False, f"write your answer in place of ... and run the cell again. {q.prompt}")
     try:
-        normal = normal_form(q.kind, answer, q.options)
+        normal = normal_form(q.kind, answer, q.options, q.units)
     except AmbiguousAnswer as exc:
         letters = " and ".join(exc.letters)
         fits = f"{exc.shown!r} fits more than one option ({letters})"

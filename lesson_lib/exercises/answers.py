@@ -3,8 +3,11 @@
 A question's stored digest is SHA-256 of ``f"{kind}:{normal}"``, so two answers are the same answer exactly
 when they read to the same normal form. What each kind accepts:
 
-* ``int``: ``3``, ``"3"``, ``" 3 "``, ``3.0``, ``"three"`` read as ``"3"``. ``True``, ``3.5`` and ``"3.5"``
-  are refused (they are not whole numbers), never rounded into one.
+* ``int``: ``3``, ``"3"``, ``" 3 "``, ``3.0``, ``"three"`` read as ``"3"``; ``"none"`` and ``"no"`` as ``"0"``
+  (a count). A number followed by the unit the question counts in (``"9 splits"``, ``"nine two-piece
+  splits"`` for "How many two-piece splits ...?", see :func:`count_units`) reads as the number; a number
+  followed by any other words is refused, since other words could change what it means. ``True``, ``3.5``
+  and ``"3.5"`` are refused (they are not whole numbers), never rounded into one.
 * ``ints``: ``[2, 4]``, ``(4, 2)``, ``{2, 4}``, ``"2, 4"``, ``"2 4"``, ``"[2, 4]"`` read as ``"2,4"``; a
   single whole number ``4`` as ``"4"``.
 * ``choice``: ``"B"``, ``"b"``, ``"(B)"``, ``"B)"``, ``["B"]``, or the words of one option (its text, the text
@@ -49,6 +52,11 @@ KIND_PHRASES = {
 _NUMBERS = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen"
 _NUMBERS += " sixteen seventeen eighteen nineteen twenty"
 NUMBER_WORDS = {word: value for value, word in enumerate(_NUMBERS.split())}
+#: Words that answer "how many?" with 0.
+NO_COUNT_WORDS = frozenset({"none", "no"})
+
+_HOW_MANY = re.compile(r"\bhow many\s+([^?.,;:]*)", re.IGNORECASE)
+_VERBS = frozenset({"does", "do", "did", "is", "are", "was", "were", "can", "could", "will", "would", "has"})
 
 _QUOTES = "'\"`"
 _OPTION = re.compile(r"(?:^|(?<=[\s?:.;]))([A-Z])\) (.+?)(?=;\s+[A-Z]\) |$)", re.DOTALL)
@@ -117,6 +125,52 @@ def whole_number(answer: Any) -> int:
     try:
         return operator.index(answer)
     except TypeError:
+        raise UnreadableAnswer(f"{answer!r} is not a whole number") from None
+
+
+def count_units(prompt: str) -> frozenset[str]:
+    """The words that may follow the number in an answer to ``prompt``'s "How many X ...?", casefolded.
+
+    X is the words after "how many" up to the first verb (does, is, can ...) or punctuation, at most four;
+    the units are X and every ending of it, each also with its last word in the singular ("two-piece
+    splits", "splits", "two-piece split", "split"). "How many of them ..." gives "of them" alone
+    ("none of them"). None when the prompt asks no "how many".
+    """
+    match = _HOW_MANY.search(prompt)
+    if not match:
+        return frozenset()
+    phrase: list[str] = []
+    for word in match.group(1).split():
+        if word.casefold() in _VERBS:
+            break
+        phrase.append(word.casefold())
+    if not phrase or len(phrase) > 4:
+        return frozenset()
+    if phrase[0] == "of":
+        return frozenset({" ".join(phrase)})
+    units = set()
+    for start in range(len(phrase)):
+        tail = phrase[start:]
+        units.add(" ".join(tail))
+        if len(tail[-1]) > 2 and tail[-1].endswith("s"):
+            units.add(" ".join([*tail[:-1], tail[-1][:-1]]))
+    return frozenset(units)
+
+
+def count(answer: Any, units: frozenset[str] = frozenset()) -> int:
+    """``answer`` as a count: any form :func:`whole_number` reads, ``"none"``/``"no"`` as 0, and either of
+    those followed by one of ``units`` (see :func:`count_units`). Other words after a number are refused."""
+    if not isinstance(answer, str):
+        return whole_number(answer)
+    text = unquote(answer.strip()).strip()
+    number, _, rest = text.partition(" ")
+    if rest and words(rest) in units:
+        text = number
+    if text.casefold() in NO_COUNT_WORDS:
+        return 0
+    try:
+        return whole_number(text)
+    except UnreadableAnswer:
         raise UnreadableAnswer(f"{answer!r} is not a whole number") from None
 
 
@@ -257,13 +311,16 @@ def _bool(answer: Any) -> str:
     raise UnreadableAnswer(f"not a yes/no answer: {answer!r}")
 
 
-def normal_form(kind: str, answer: Any, options: Options | None = None) -> str:
-    """The normal form of ``answer`` for a question of ``kind`` (see the module docstring).
+def normal_form(
+    kind: str, answer: Any, options: Options | None = None, units: frozenset[str] = frozenset()
+) -> str:
+    """The normal form of ``answer`` for a question of ``kind`` (see the module docstring). ``units`` are
+    the words an ``int`` answer may carry after its number (:func:`count_units` of the prompt).
 
     Raises :class:`UnreadableAnswer` (or :class:`AmbiguousAnswer`) when the form does not fit.
     """
     if kind == "int":
-        return str(whole_number(answer))
+        return str(count(answer, units))
     if kind == "ints":
         return ",".join(str(x) for x in sorted(set(whole_numbers(answer))))
     if kind in ("choice", "choices"):

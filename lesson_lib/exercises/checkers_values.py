@@ -3,8 +3,9 @@
 The learner writes ``tool_calls(reads)``: the ``(name, arguments)`` of every tool call of an OpenAI Chat
 Completions stream, in the order the calls started, with ``arguments`` the parsed JSON object; and an
 exception (any) when the stream did not close the calls (no ``data: [DONE]`` after a whole-answer finish
-reason). The hidden stream has two calls whose fragments interleave by index, cut inside keys, a number
-that is valid JSON on its own, a ``\\u`` escape and between the halves of a surrogate pair.
+reason: ``tool_calls``, ``stop`` or ``function_call``; after ``length`` the calls stay open even when
+``[DONE]`` follows). The hidden stream has two calls whose fragments interleave by index, cut inside keys,
+a number that is valid JSON on its own, a ``\\u`` escape and between the halves of a surrogate pair.
 """
 
 from __future__ import annotations
@@ -32,8 +33,13 @@ def _event(delta: dict, finish: str | None = None) -> bytes:
     return b"data: " + json.dumps(chunk, ensure_ascii=False, separators=(",", ":")).encode() + b"\n\n"
 
 
-def tool_stream(*, finish: bool = True, done: bool = True, fragments: int | None = None) -> bytes:
-    """The hidden chat stream: starts, interleaved fragments (the first ``fragments`` of them), the end."""
+def tool_stream(
+    *, finish: bool = True, done: bool = True, fragments: int | None = None, reason: str = "tool_calls"
+) -> bytes:
+    """The hidden chat stream: starts, interleaved fragments (the first ``fragments`` of them), the end.
+
+    ``finish`` adds the chunk with finish_reason ``reason``, ``done`` the ``data: [DONE]`` after it.
+    """
     parts = [_event({"role": "assistant", "content": None})]
     for index, (name, _) in enumerate(_CALLS):
         start = {"index": index, "id": f"call_{index}", "type": "function", "function": {"name": name}}
@@ -48,7 +54,7 @@ def tool_stream(*, finish: bool = True, done: bool = True, fragments: int | None
     for index, text in pieces[:fragments]:
         parts.append(_event({"tool_calls": [{"index": index, "function": {"arguments": text}}]}))
     if finish:
-        parts.append(_event({}, "tool_calls"))
+        parts.append(_event({}, reason))
     if done:
         parts.append(b"data: [DONE]\n\n")
     return b"".join(parts)
@@ -63,6 +69,15 @@ def tool_truth() -> list[tuple[str, Any]]:
     return [(c.name, c.arguments) for c in result.tool_calls if c.complete]
 
 
+def _cut_at_length() -> tuple[str, bytes]:
+    """A stream the service ended at its token limit: every fragment (the text even parses), ``length``,
+    then ``[DONE]``. The calls stay open: the service said it cut the answer."""
+    return (
+        "at the token limit: finish_reason 'length' came after the last fragment, and data: [DONE] followed",
+        tool_stream(reason="length"),
+    )
+
+
 def _truncations() -> list[tuple[str, bytes]]:
     return [
         ("after every fragment and the finish_reason, before data: [DONE]", tool_stream(done=False)),
@@ -72,6 +87,7 @@ def _truncations() -> list[tuple[str, bytes]]:
             tool_stream(finish=False, done=False, fragments=6),
         ),
         ("inside the data line of a fragment", tool_stream(done=False)[:-40]),
+        _cut_at_length(),
     ]
 
 
@@ -97,6 +113,14 @@ def check_tool_args(key: str, function: Callable[..., Any]) -> Result:
         return failure_result(key, failure, hints, default)
     for where, body in _truncations():
         observed = run([body])
+        if not observed.raised and (where, body) == _cut_at_length():
+            return Result(
+                key,
+                False,
+                f"the service stopped {where}, and your function {observed.describe()} as if the calls were "
+                "whole. Hint: [DONE] only says the stream ended; what does finish_reason 'length' say about "
+                "the arguments that came before it?",
+            )
         if not observed.raised:
             return Result(
                 key,
@@ -104,6 +128,5 @@ def check_tool_args(key: str, function: Callable[..., Any]) -> Result:
                 f"the stream stopped {where}, and your function {observed.describe()} as if the calls were "
                 "whole. Hint: in Chat Completions nothing closes one call; what closes them all?",
             )
-    return Result(
-        key, True, f"passed {count_summary(counts)}, and {len(_truncations())} streams that stop mid call."
-    )
+    closing = f"{len(_truncations())} streams that never close their calls"
+    return Result(key, True, f"passed {count_summary(counts)}, and {closing}.")

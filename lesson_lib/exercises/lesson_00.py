@@ -29,5 +29,11 @@ register(
     explanation="The literal [DONE], exactly so: a client compares it byte for byte. It is the Chat Completions "
     "wire format's sentinel (OpenAI-compatible servers send it too); Anthropic, Gemini, Responses and Ollama "
     "end otherwise.",
+    hints={
+        "data: [DONE]": "That is the whole line, field name included. The question asks for what comes after "
+        "the 'data: ' prefix: write only that.",
+        "DONE": "Close. Look at the exact bytes of the last data line in data/openai-chat/completed.sse: is the "
+        "word alone, or are there characters around it?",
+    },
     folded_digest="1e0076deb50cd4a56f969a6220f111de4ea4412f3305b80986cacae9279724c2",
 )

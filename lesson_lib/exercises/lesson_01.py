@@ -7,7 +7,8 @@ register(
     "How many bytes does '你好🙂' take in UTF-8?",
     "int",
     "3e1948798e02e919913cd1b069a9f1c270d1ec0e7c510b33a385807fe73e930f",
-    hint="Count each character's bytes: Chinese characters take 3, most emoji 4.",
+    hint="Count each character's bytes, not the characters: how many does len(c.encode()) give for each "
+    "character c of the string?",
     explanation="3 + 3 + 4 = 10 bytes for 3 characters: a read can end after any of them.",
     hints={"3": "3 is the number of characters. The network counts bytes."},
 )
@@ -28,7 +29,8 @@ register(
     hint="It holds only the start of a character that has not finished. How long is the longest unfinished start?",
     explanation="The longest UTF-8 character has 4 bytes, so an unfinished one has at most 3.",
     hints={
-        "4": "A character with all four of its bytes is complete and is emitted; only an unfinished one is held."
+        "4": "Once a character's fourth byte has arrived, is there anything left for the decoder to wait for? "
+        "What does it do with a complete character?"
     },
 )
 register(

@@ -7,11 +7,12 @@ register(
     "Under the SSE rules, how many complete lines does 'a\\r\\nb\\rc\\n\\nd' contain (the d has no line ending yet)?",
     "int",
     "fd5a1bd7edca9cbb011ef0f2f8eed1d61fe80c32d05e2c37759caa1d9cb396da",
-    hint="CRLF is one ending, a lone CR is one ending, a lone LF is one ending; an empty line is still a line; the last piece is unfinished.",
+    hint="CRLF, a lone CR and a lone LF each end one line. Find every ending: what is before each one? And "
+    "does the text after the last ending have one?",
     explanation="a, b, c and one empty line: 4. 'd' waits in the line buffer for its ending.",
     hints={
-        "3": "The empty line between the two LFs counts: it is the line that dispatches an SSE event.",
-        "5": "'d' has no line ending yet, so it is not a complete line.",
+        "3": "Look between the two LFs of '\\n\\n': is there a line there, and does an empty line count?",
+        "5": "Which line endings did you count, and does every piece you counted end with one?",
     },
 )
 register(
@@ -22,7 +23,8 @@ register(
     hint="What would it be if both bytes had arrived in the same read? The reads must not change the answer.",
     explanation="One: the CR ends the line at once, and the LF that follows it is part of the same ending.",
     hints={
-        "2": "Two would insert an empty line, and an empty line dispatches an event: the reads would change the stream."
+        "2": "If there were two endings, what would sit between them, and what does that do in SSE? Would the "
+        "same two bytes, arriving together, give that?"
     },
 )
 register(
@@ -41,6 +43,6 @@ register(
     "e771f5d533b3f775c2024c496b5088901870cd99310853e9422e8c0cb5de8a0d",
     hint="No line ending has arrived yet. What does the splitter do with text until one does?",
     explanation="'data: 你好': the unfinished line waits, in pieces joined once, until its ending arrives.",
-    hints={"": "Nothing was lost: text without a line ending waits in the splitter."},
+    hints={"": "Has anything been thrown away? Where does text that has no line ending yet go?"},
     folded_digest="ed570c1e2d981a227ac0233c2624fc1047a57b9488b0d2d3d43c0d3189dc0b58",
 )

@@ -10,8 +10,10 @@ register(
     hint="An event is dispatched on a blank line only if its data buffer is not empty. A field name with no colon is a field with an empty value.",
     explanation="Two: 'a', and '' from the bare 'data' line. The comment block and the event with only a type have no data.",
     hints={
-        "1": "A bare 'data' line is a data field with an empty value: its event is dispatched, with data ''.",
-        "4": "A blank line after only a comment, or only an event type, dispatches nothing: the data buffer is empty.",
+        "1": "Look at the second block, a bare 'data' line: which field is it, and what is in the data buffer "
+        "when its blank line arrives?",
+        "4": "Does every blank line dispatch? What is in the data buffer when the blank line after ': ping' "
+        "arrives, and after 'event: x'?",
     },
 )
 register(
@@ -46,7 +48,7 @@ register(
     "When may a client call json.loads on the data of an SSE stream? A) on each data line; B) on each read; C) when the blank line dispatches the event",
     "choice",
     "5ce2263ccb09f3962a8fffdff74b498526379cdfecc41abd298cbe5d6324392b",
-    hint="One JSON value may span several data lines and any number of reads.",
+    hint="Can one JSON value span several data lines? Several reads? At which moment is it sure to be whole?",
     explanation="Only the dispatched event holds the whole value; a data line or a read may hold part of it.",
 )
 register(

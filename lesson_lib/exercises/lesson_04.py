@@ -32,7 +32,8 @@ register(
     hint="The service did say it stopped. Did it say the answer was whole?",
     explanation="incomplete: the service ended the stream, but the answer was cut at the token limit.",
     hints={
-        "completed": "The service finished the stream, but 'length' says it cut the answer: that is not a whole answer."
+        "completed": "The service ended the stream, yes. What does a finish reason of 'length' say about the "
+        "answer: did the model finish it, or did something stop it?"
     },
 )
 register(

@@ -45,7 +45,8 @@ register(
     "and does any other code close the source as well?",
     explanation="Exactly once, in the generator's finally, whatever the path.",
     hints={
-        "0": "The generator's finally runs when the generator is closed: the source is closed then.",
+        "0": "Closing the generator raises GeneratorExit at its yield. Which block of the generator runs then, "
+        "and what does it do with the source?",
         "2": "Closing a source twice would be a bug of its own. Which code closes it, and can that code run "
         "twice on this path?",
     },

@@ -38,7 +38,8 @@ register(
     hint="The comment line itself is ignored. What does the blank line after it do to the event being built?",
     explanation="2: the blank line dispatches 'a' early and 'b' becomes an event of its own. That is why the replay server puts heartbeats only at event boundaries.",
     hints={
-        "1": "The comment is ignored, but the blank line after it is not: a blank line dispatches the event built so far."
+        "1": "The comment line is ignored. Is the blank line after it ignored too? What does a blank line do "
+        "to the event built so far?"
     },
 )
 register(

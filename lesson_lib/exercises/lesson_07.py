@@ -10,8 +10,8 @@ register(
     hint="A cut sits between two bytes, with at least one byte on each side.",
     explanation="9: cut after byte 1, 2, ..., 9.",
     hints={
-        "10": "A cut at 0 or at 10 leaves one piece empty: that is not a split.",
-        "11": "A cut at 0 or at 10 leaves one piece empty: that is not a split.",
+        "10": "Where can a cut go? Does a cut at 0, or at 10, leave two pieces with bytes in them?",
+        "11": "Where can a cut go? Does a cut at 0, or at 10, leave two pieces with bytes in them?",
     },
 )
 register(

@@ -12,8 +12,8 @@ register(
     "arrives, so after 60 s the progress clock runs out. Without it, the stream would hang behind its pings.",
     hints={
         "A": "Pings arrive every 5 s, and a ping is bytes: the idle clock is reset by each one.",
-        "C": "One of the two clocks is not reset by a ping. Which one, and what happens when it reaches its "
-        "limit?",
+        "C": "Take each clock in turn: what resets it, and does a ping do that? A clock that nothing resets, "
+        "what does it do at its limit?",
     },
     aliases={
         "A": ("idle", "idle clock", "bytes clock"),

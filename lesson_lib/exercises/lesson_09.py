@@ -12,7 +12,8 @@ register(
     explanation="Zero: every fragment is a piece of JSON text cut anywhere; only the joined text, once the "
     "call is closed, is a value.",
     hints={
-        "1": "Even the last fragment, which ends the object, does not start one.",
+        "1": "Which one did you count? What does json.loads say when you run it on that fragment alone, in "
+        "a cell?",
         "6": "Try one of them: '{\"ci' is the first.",
     },
 )
@@ -63,7 +64,8 @@ register(
     hint="The escapes are JSON text: what does json.loads make of the two halves once they are side by side?",
     explanation="🚀: the fragments are joined as text first, so the pair is whole when the JSON is parsed.",
     hints={
-        "D": "That is what decoding each fragment on its own would give; here the text is joined first.",
+        "D": "That is what decoding each fragment on its own would give. Is each fragment decoded on its own "
+        "here, or what happens to the fragments before json.loads sees them?",
         "A": "Nothing is decoded per fragment, so nothing is replaced.",
     },
 )
