@@ -15,7 +15,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from lesson_lib import Comment, Event, SSEParser, sse
+from lesson_lib import Comment, Event, SSEParser
+from lesson_lib import sse_fast as sse
 from lesson_lib.sse_runs import EventRun, find_event_run
 from tests.strategies import partitions
 from tests.test_sse import reference_parse
