@@ -6,7 +6,8 @@ parser, ``SSEParser`` (lesson_lib/sse_fast.py), reads bytes along three paths:
 * the layers one by one: decoder, line splitter, field loop (``_feed_now``), the path that finds exact
   error offsets;
 * the one-pass path for a read that ends lines (``_feed_lines``), with the no-line-ending shortcut;
-* the run path inside it (:mod:`lesson_lib.sse_runs`), normally only for reads of 4 KiB and more.
+* the run path inside it (:mod:`lesson_lib.sse_runs`), normally only for reads of 4 KiB and more;
+  and, for reads of 512 bytes and more without a line ending, decoding at once (``_extend_line``).
 
 The same bytes go through the reference, the fast parser's layers only, its one-pass path (runs off), its
 one-pass path with runs forced on for every read, and one whole read of each parser. The events (comments
@@ -41,10 +42,15 @@ class _LayersOnly(SSEParser):
         return self._feed_now(chunk)
 
 
-def _run(make: Callable[[], object], chunks: list[bytes], run_gate: int | None) -> tuple:
-    """Feed, close, and describe everything observable: outputs, error and where, state after each read."""
-    gate = sse._RUN_MIN_CHARS if run_gate is None else run_gate
-    with patch.object(sse, "_RUN_MIN_CHARS", gate):
+def _run(make: Callable[[], object], chunks: list[bytes], gate: int | None) -> tuple:
+    """Feed, close, and describe everything observable: outputs, error and where, state after each read.
+
+    ``gate`` forces the fast parser's size thresholds: 0 takes the run path and decodes every read
+    without a line ending at once; a huge number never does either; ``None`` keeps the real thresholds.
+    """
+    runs = sse._RUN_MIN_CHARS if gate is None else gate
+    eager = sse._EAGER_MIN_BYTES if gate is None else gate
+    with patch.object(sse, "_RUN_MIN_CHARS", runs), patch.object(sse, "_EAGER_MIN_BYTES", eager):
         parser = make()
         out: list = []
         after_each: list = []  # (outputs of the read, state after it), until an error
@@ -94,6 +100,7 @@ def all_paths(body: bytes, chunks: list[bytes], **options: object) -> dict[str, 
         "fast, layers only": _run(lambda: _LayersOnly(**options), chunks, None),
         "fast, one pass, runs off": _run(lambda: SSEParser(**options), chunks, 1 << 62),
         "fast, one pass, runs forced on": _run(lambda: SSEParser(**options), chunks, 0),
+        "fast, real thresholds": _run(lambda: SSEParser(**options), chunks, None),
         "fast, one whole read": _run(lambda: SSEParser(**options), [body], None),
         "reference, one whole read": _run(lambda: ReferenceSSEParser(**options), [body], None),
     }
@@ -110,7 +117,12 @@ def assert_all_agree(results: dict[str, tuple], same_chunks: tuple[str, ...] = (
             assert reads[:common] == reference_reads[:common], name
 
 
-SAME_CHUNKS = ("fast, layers only", "fast, one pass, runs off", "fast, one pass, runs forced on")
+SAME_CHUNKS = (
+    "fast, layers only",
+    "fast, one pass, runs off",
+    "fast, one pass, runs forced on",
+    "fast, real thresholds",
+)
 
 
 # -- the bodies -------------------------------------------------------------------------------------------
