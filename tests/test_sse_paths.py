@@ -137,6 +137,9 @@ def fuzzed_bodies(draw: st.DrawFn) -> bytes:
         kind = draw(st.sampled_from(["runs", "runs", "fields", "long"]))
         if kind == "runs":
             text = draw(run_texts())
+            if draw(st.booleans()):  # heartbeats: a comment line between two events
+                ping = draw(st.sampled_from([": ping\n", ":\n", ": 你好 🙂\n"]))
+                text = text.replace("\n\n", "\n\n" + ping + "\n", draw(st.integers(1, 3)))
             if draw(st.booleans()):
                 text = text.replace("\n", draw(st.sampled_from(["\r\n", "\r"])))
             parts.append(text.encode())
@@ -199,3 +202,16 @@ def test_every_capture_in_every_chunking_through_both_parsers():
                     continue  # every 97th two-piece split: the captures are long
                 results = all_paths(body, chunks, errors=errors, comments=True)
                 assert_all_agree(results, SAME_CHUNKS)
+
+
+def test_heartbeats_ids_and_crlf_in_large_reads_agree_on_every_path():
+    """The shapes the benchmarks added (issue 13), in 1-byte, 7-byte, 4 KiB and whole reads."""
+    events = [f"data: {word}\n\n" for word in ["你好", "café", "🙂", "Ångström"] * 300]
+    heartbeats = "".join(event + (": ping\n\n" if i % 5 == 4 else "") for i, event in enumerate(events))
+    with_ids = "".join(f"id: {i}\n{event}" for i, event in enumerate(events))
+    for text in (heartbeats, with_ids, heartbeats.replace("\n", "\r\n"), with_ids.replace("\n", "\r\n")):
+        body = text.encode()
+        for size in (1, 7, 4096, len(body)):
+            chunks = [body[i : i + size] for i in range(0, len(body), size)]
+            for comments in (False, True):
+                assert_all_agree(all_paths(body, chunks, comments=comments), SAME_CHUNKS)
