@@ -59,11 +59,11 @@ _exhaust = deque(maxlen=0).extend  # run an iterator to its end, in C (the itert
 #: about 4 KiB a read holds too few events to repay the search (measured: slower up to 2 KiB reads,
 #: 1.15x faster at 8 KiB, 1.3-1.45x at 64 KiB).
 _RUN_MIN_CHARS = 4096
-#: Reads of at least this many bytes with no line ending are decoded at once and added to the unfinished
-#: line, as the layers do, rather than kept as bytes: a long line (a tool call's 200 KiB of arguments)
-#: is then decoded in pieces the size of the reads, not all at once when it ends (measured: 1.7x faster
-#: at 64 KiB reads of 200 KiB events; no change on streams whose reads end lines).
-_EAGER_MIN_BYTES = 512
+#: At most this many bytes wait undecoded: past it they are decoded and added to the unfinished line, as
+#: the layers do. A long line (a tool call's 200 KiB of arguments) is then decoded in pieces of about
+#: this size, not all at once when it ends (measured: 1.5x faster at 64 KiB reads of 200 KiB events; the
+#: check costs nothing more per read, it is the same comparison as the line limit's).
+_RAW_MAX_BYTES = 4096
 
 
 class FastSSEParser:
@@ -128,6 +128,7 @@ class FastSSEParser:
         self._chars_in = 0
         self._lines_out = 0
         self._stale = False  # did the fast path change the state since the layers last had it?
+        self._comment_seen = False  # has a comment line arrived (heartbeats: see _feed_lines)?
         self._raw_room = 0
         self._fast = False  # may the next read take the fast path? (open, past the BOM check)
         self._comments = comments
@@ -272,14 +273,14 @@ class FastSSEParser:
         try:
             if self._fast:
                 if 10 not in chunk and 13 not in chunk:  # no LF, no CR: nothing can complete here,
-                    if len(chunk) < _EAGER_MIN_BYTES or not self._strict:
-                        raw = self._raw
-                        raw += chunk  # so only remember it (the bytearray grows in place)
-                        if len(raw) <= self._raw_room:
-                            return []
-                        del raw[len(raw) - len(chunk) :]  # the line limit might be crossed: the layers
-                    elif self._extend_line(chunk):
+                    raw = self._raw
+                    raw += chunk  # so only remember it (the bytearray grows in place)
+                    if len(raw) <= self._raw_room:
                         return []
+                    # Enough waits (or the line limit might be crossed): decode it into the line now.
+                    if self._strict and self._extend_line():
+                        return []
+                    del raw[len(raw) - len(chunk) :]  # it could raise: the layers take the read
                 elif self._strict:
                     out = self._feed_lines(chunk)
                     if out is not None:
@@ -341,7 +342,8 @@ class FastSSEParser:
             pieces = _ANY_ENDING.split(body)
         else:
             if large:
-                if not self._comments and "\n\n:" in body:
+                # Only looked for once the stream has sent a comment: a search costs as much as a split.
+                if self._comment_seen and not self._comments:
                     # Heartbeats: a comment line right after a blank line, then a blank line, does
                     # nothing (the event buffers are empty and stay so); without comments to report,
                     # it is taken out so that the events around it make one run. Two lines each.
@@ -379,7 +381,8 @@ class FastSSEParser:
         self._pending = len(tail)
         self._lines_out += complete
         self._stale = True
-        self._raw_room = line_cap - len(tail) - len(held)
+        room = line_cap - len(tail) - len(held)
+        self._raw_room = room if room < _RAW_MAX_BYTES else _RAW_MAX_BYTES
         if run is not None:
             out = self._process(pieces, complete)
             out += self._dispatch_run(run)
@@ -406,15 +409,15 @@ class FastSSEParser:
                 return []
         return self._process(pieces, len(pieces))
 
-    def _extend_line(self, chunk: bytes) -> bool:
-        """A large read with no line ending, strict mode: decode it now and add it to the unfinished line.
+    def _extend_line(self) -> bool:
+        """The bytes waiting (no line ending in them), strict mode: decode them into the unfinished line.
 
         Leaves the state as the layers' own ``feed`` would (the splitter's ``feed`` of text without a line
         ending). Returns ``False`` having changed nothing if the bytes are not valid UTF-8 or the line
-        might cross its limit: the layers then take the read and report it.
+        would cross its limit: the layers then take the read and report it.
         """
         held, raw = self._held, self._raw
-        data = held + raw + chunk if held else raw + chunk if raw else chunk
+        data = held + raw if held else raw
         try:
             text, consumed = utf_8_decode(data, "strict", False)
         except UnicodeDecodeError:
@@ -431,7 +434,8 @@ class FastSSEParser:
         if raw:
             raw.clear()
         self._stale = True
-        self._raw_room = self._line_cap - self._pending - len(held)
+        room = self._line_cap - self._pending - len(held)
+        self._raw_room = room if room < _RAW_MAX_BYTES else _RAW_MAX_BYTES
         return True
 
     def _push(self) -> None:
@@ -482,7 +486,8 @@ class FastSSEParser:
             self._pull()
         if self._state == "open" and self._started:
             self._fast = True
-            self._raw_room = self._line_cap - self._pending - len(self._held)
+            room = self._line_cap - self._pending - len(self._held)
+            self._raw_room = room if room < _RAW_MAX_BYTES else _RAW_MAX_BYTES
         return out
 
     def _decode_and_split(self, chunk: bytes) -> list[Event | Comment]:
@@ -618,6 +623,7 @@ class FastSSEParser:
             else:
                 colon = line.find(":")
                 if colon == 0:  # a comment
+                    self._comment_seen = True
                     if comments:
                         text = line[2:] if line.startswith(" ", 1) else line[1:]
                         out.append(Comment(replace_escapes(text) if replace else text))

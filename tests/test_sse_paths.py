@@ -49,8 +49,8 @@ def _run(make: Callable[[], object], chunks: list[bytes], gate: int | None) -> t
     without a line ending at once; a huge number never does either; ``None`` keeps the real thresholds.
     """
     runs = sse._RUN_MIN_CHARS if gate is None else gate
-    eager = sse._EAGER_MIN_BYTES if gate is None else gate
-    with patch.object(sse, "_RUN_MIN_CHARS", runs), patch.object(sse, "_EAGER_MIN_BYTES", eager):
+    eager = sse._RAW_MAX_BYTES if gate is None else gate
+    with patch.object(sse, "_RUN_MIN_CHARS", runs), patch.object(sse, "_RAW_MAX_BYTES", eager):
         parser = make()
         out: list = []
         after_each: list = []  # (outputs of the read, state after it), until an error
