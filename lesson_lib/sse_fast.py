@@ -351,8 +351,8 @@ class FastSSEParser:
                 run = find_event_run(body)
             if run is None:
                 pieces = body.split("\n")
-                if len(pieces) == 1:
-                    return None
+                if len(pieces) == 1:  # only the LF of a CRLF whose CR ended the last read, then text
+                    return self._no_line_ends(data, consumed, text, body)
         if run is None:
             tail = pieces.pop()
             if size > line_cap and (
@@ -407,7 +407,40 @@ class FastSSEParser:
                     self._id_buffer = value
                 self._fields_pending = True
                 return []
+        elif len(pieces) == 2 and not pieces[1] and not self._data:
+            line = pieces[0]
+            if line.startswith("data: "):  # one data line, then the blank line: the whole event, here
+                event = _new_object(Event)
+                _set_type(event, self._event_type or "message")
+                _set_data(event, line[6:])
+                self._last_event_id = self._id_buffer  # the blank line's dispatch, as in _process
+                _set_last_event_id(event, self._last_event_id)
+                self._event_type = ""
+                self._fields_pending = False
+                self._events_out += 1
+                return [event]
         return self._process(pieces, len(pieces))
+
+    def _no_line_ends(self, data: bytearray | bytes, consumed: int, text: str, body: str) -> list | None:
+        """The read brought the LF of a CRLF whose CR ended the last read, then text without a line ending:
+        no line completes; the text joins the unfinished line (``None``, changing nothing, if the line
+        might cross its limit: the layers then say exactly)."""
+        if self._pending + len(body) > self._line_cap:
+            return None
+        held, raw = self._held, self._raw
+        self._bytes_in += len(data) - len(held)
+        held = self._held = bytes(data[consumed:]) if consumed != len(data) else b""
+        if raw:
+            raw.clear()
+        self._chars_in += len(text)
+        self._after_cr = False
+        if body:
+            self._parts.append(body)
+            self._pending += len(body)
+        self._stale = True
+        room = self._line_cap - self._pending - len(held)
+        self._raw_room = room if room < _RAW_MAX_BYTES else _RAW_MAX_BYTES
+        return []
 
     def _extend_line(self) -> bool:
         """The bytes waiting (no line ending in them), strict mode: decode them into the unfinished line.
