@@ -18,8 +18,12 @@ pay (``benchmarks/README.md``):
   through the layers one by one, which find the exact offset;
 * the field loop works on local variables, tries blank, ``data: `` and ``event: `` lines first, and
   builds each :class:`Event` by setting its slots directly;
-* in a large read, the whole events of the two shapes LLM streams use are split out in C loops
-  (:mod:`lesson_lib.sse_runs`) rather than line by line.
+* in a large read, the whole events of the shapes LLM streams use (``data:``; ``event:`` then ``data:``;
+  ``id:`` then ``data:``) are split out in C loops (:mod:`lesson_lib.sse_runs`) rather than line by
+  line; CRLF endings are made LF first, and heartbeat comments between events are taken out (when
+  comments are not reported) so that the events around them make one run;
+* at most 4 KiB wait undecoded (:data:`_RAW_MAX_BYTES`): a long line is decoded in pieces;
+* a read that ends one data line and then the blank line dispatches its event without the field loop.
 
 It uses the decoder and the line splitter only through their public methods.
 """

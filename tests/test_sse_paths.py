@@ -7,7 +7,7 @@ parser, ``SSEParser`` (lesson_lib/sse_fast.py), reads bytes along three paths:
   error offsets;
 * the one-pass path for a read that ends lines (``_feed_lines``), with the no-line-ending shortcut;
 * the run path inside it (:mod:`lesson_lib.sse_runs`), normally only for reads of 4 KiB and more;
-  and, for reads of 512 bytes and more without a line ending, decoding at once (``_extend_line``).
+  and, once 4 KiB wait undecoded, decoding them into the unfinished line (``_extend_line``).
 
 The same bytes go through the reference, the fast parser's layers only, its one-pass path (runs off), its
 one-pass path with runs forced on for every read, and one whole read of each parser. The events (comments
