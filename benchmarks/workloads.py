@@ -8,6 +8,9 @@
   then ``content_block_stop``, ``message_delta``, ``message_stop``); the same deltas as the chat stream.
 * :func:`long_line_stream` / :func:`short_lines_stream`: the same mixed text as one huge ``data:`` line,
   or cut into many short events (same character mix, only the line structure differs).
+* :func:`heartbeat_stream`, :func:`id_stream`, :func:`gemini_stream`, :func:`long_event_stream`: shapes real
+  streams have beyond those two: a heartbeat comment every few events; an ``id:`` line on every event
+  (MCP, some gateways); CRLF line endings (Gemini); a tool call's arguments, 200 KiB, in one event.
 * :func:`reads`: re-cut any lazily produced stream into fixed-size network reads.
 
 Nothing here knows about the parser under test; :func:`expected_chat` and :func:`expected_anthropic`
@@ -183,11 +186,137 @@ def _expected(items: Iterable[tuple[str | None, bytes]]) -> tuple[int, str, int]
     return count, "".join(content), size
 
 
+# -- the shapes real streams have beyond those two (issue 13) -------------------------------------------
+#: How many events between two heartbeat comments in :func:`heartbeat_stream`.
+HEARTBEAT_EVERY = 5
+_HEARTBEAT = b": ping\n\n"
+
+
+def _heartbeat_items(total_bytes: int, seed: int) -> Iterator[tuple[str | None, bytes]]:
+    for number, (delta, event) in enumerate(_chat_items(total_bytes, seed)):
+        if number and number % HEARTBEAT_EVERY == 0:
+            yield None, _HEARTBEAT  # a comment and a blank line: not an event (the count below skips it)
+        yield delta, event
+
+
+def heartbeat_stream(total_bytes: int, seed: int = SEED) -> Iterator[bytes]:
+    """The OpenAI-chat stream with a heartbeat comment (``: ping``, then a blank line) every
+    :data:`HEARTBEAT_EVERY` events, as proxies and servers send to keep a connection open."""
+    for _, piece in _heartbeat_items(total_bytes, seed):
+        yield piece
+
+
+def expected_heartbeat(total_bytes: int, seed: int = SEED) -> tuple[int, str, int]:
+    count, text, size = _expected(_heartbeat_items(total_bytes, seed))
+    pings = sum(1 for _, piece in _heartbeat_items(total_bytes, seed) if piece == _HEARTBEAT)
+    return count - pings, text, size
+
+
+def _id_items(total_bytes: int, seed: int) -> Iterator[tuple[str | None, bytes]]:
+    for number, (delta, event) in enumerate(_chat_items(total_bytes, seed), start=1):
+        yield delta, b"id: %d\n" % number + event
+
+
+def id_stream(total_bytes: int, seed: int = SEED) -> Iterator[bytes]:
+    """The OpenAI-chat stream with an ``id:`` line on every event (``id: 1``, ``id: 2``...), as MCP's
+    Streamable HTTP transport and some gateways send, so that a client can resume with Last-Event-ID."""
+    for _, event in _id_items(total_bytes, seed):
+        yield event
+
+
+def expected_id(total_bytes: int, seed: int = SEED) -> tuple[int, str, int]:
+    return _expected(_id_items(total_bytes, seed))
+
+
+_GEMINI = (
+    '{"candidates": [{"content": {"parts": [{"text": %s}],"role": "model"},"index": 0}],'
+    '"usageMetadata": {"promptTokenCount": 9,"candidatesTokenCount": %d,"totalTokenCount": %d},'
+    '"modelVersion": "gemini-2.5-flash","responseId": "%s"}'
+)
+
+
+def _gemini_items(total_bytes: int, seed: int) -> Iterator[tuple[str | None, bytes]]:
+    response_id = f"{random.Random(seed).getrandbits(96):024x}"
+    produced = 0
+    for count, delta in enumerate(deltas(seed), start=1):
+        if produced >= total_bytes:
+            break
+        text = json.dumps(delta, ensure_ascii=False)
+        event = ("data: " + _GEMINI % (text, count, 9 + count, response_id) + "\r\n\r\n").encode()
+        produced += len(event)
+        yield delta, event
+
+
+def gemini_stream(total_bytes: int, seed: int = SEED) -> Iterator[bytes]:
+    """Gemini-style SSE (``streamGenerateContent?alt=sse``): one ``data:`` line per response chunk, every
+    line ended with CRLF, as Gemini sends it."""
+    for _, event in _gemini_items(total_bytes, seed):
+        yield event
+
+
+def expected_gemini(total_bytes: int, seed: int = SEED) -> tuple[int, str, int]:
+    return _expected(_gemini_items(total_bytes, seed))
+
+
+#: Size of the arguments of each tool call in :func:`long_event_stream`.
+LONG_EVENT_BYTES = 200 * 1024
+_TOOL_CALL = (
+    '"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_%d","type":"function",'
+    '"function":{"name":"write_file","arguments":%s}}]},"logprobs":null,"finish_reason":null}]}'
+)
+
+
+def _long_event_items(total_bytes: int, seed: int) -> Iterator[tuple[str | None, bytes]]:
+    """A few content deltas, then a tool call whose arguments (a JSON object with the file's text, about
+    :data:`LONG_EVENT_BYTES` on the wire) come in one event; again until ``total_bytes``."""
+    completion_id = f"{random.Random(seed).getrandbits(96):024x}"
+    prefix = "data: " + _PREFIX % completion_id
+    text = deltas(seed)
+    produced, call = 0, 0
+    while produced < total_bytes:
+        for _ in range(3):
+            delta = next(text)
+            event = (prefix + _DELTA % json.dumps(delta, ensure_ascii=False) + "\n\n").encode()
+            produced += len(event)
+            yield delta, event
+        call += 1
+        content, size = [], 0
+        while size < LONG_EVENT_BYTES:
+            piece = next(text)
+            content.append(piece)
+            size += len(piece.encode())
+        arguments = json.dumps({"path": f"notes/{call}.md", "content": "".join(content)}, ensure_ascii=False)
+        event = (prefix + _TOOL_CALL % (call, json.dumps(arguments, ensure_ascii=False)) + "\n\n").encode()
+        produced += len(event)
+        yield None, event
+    yield None, b"data: [DONE]\n\n"
+
+
+def long_event_stream(total_bytes: int, seed: int = SEED) -> Iterator[bytes]:
+    """OpenAI-chat-style SSE where a tool call's arguments (about 200 KiB) arrive in one event: one
+    ``data:`` line of 200 KiB, every few events."""
+    for _, event in _long_event_items(total_bytes, seed):
+        yield event
+
+
+def expected_long_event(total_bytes: int, seed: int = SEED) -> tuple[int, str, int]:
+    return _expected(_long_event_items(total_bytes, seed))
+
+
 #: The SSE streams the peer benchmarks run on: name -> (lazy stream, expected (events, text, bytes)).
 STREAMS: dict[str, tuple[Callable[[int], Iterator[bytes]], Callable[[int], tuple[int, str, int]]]] = {
     "OpenAI chat": (chat_stream, expected_chat),
     "Anthropic messages": (anthropic_stream, expected_anthropic),
+    "heartbeats": (heartbeat_stream, expected_heartbeat),
+    "id on every event": (id_stream, expected_id),
+    "Gemini CRLF": (gemini_stream, expected_gemini),
+    "200 KiB tool calls": (long_event_stream, expected_long_event),
 }
+#: Streams whose events are long enough that a parser quadratic in an event's length takes minutes in
+#: reads of a few bytes: the throughput section does not run those parsers there, and says so.
+LONG_EVENT_STREAMS = ("200 KiB tool calls",)
+#: Streams whose lines end with CRLF.
+CRLF_STREAMS = ("Gemini CRLF",)
 
 
 def mixed_text(total_bytes: int, seed: int = SEED) -> Iterator[str]:

@@ -2,6 +2,9 @@
 
 chunk -> character (:mod:`.decoding`) -> line (:mod:`.lines`) -> event (:mod:`.sse`, :mod:`.ndjson`)
 -> business completion (:mod:`.contracts`, :mod:`.completion`). Each layer has ``feed()`` and ``close()``.
+
+The SSE parser comes twice, with one behaviour: :class:`ReferenceSSEParser` (:mod:`.sse_reference`), the
+spec's algorithm written to be read, and :class:`SSEParser` (:mod:`.sse_fast`), the one to use.
 """
 
 from .chunking import one_byte_chunks, random_partition, split_at, two_piece_splits
@@ -18,7 +21,7 @@ from .errors import (
 )
 from .lines import LineSplitter
 from .ndjson import JSONArrayParser, NDJSONParser, parse_json_array, parse_ndjson
-from .sse import Comment, Event, SSEParser, parse_sse
+from .sse import Comment, Event, ReferenceSSEParser, SSEParser, parse_sse
 from .values import ToolCall, provisional
 
 __all__ = [
@@ -34,6 +37,7 @@ __all__ = [
     "NDJSONParser",
     "Outcome",
     "ParserStateError",
+    "ReferenceSSEParser",
     "SSEParser",
     "StreamDecodeError",
     "StreamResult",

@@ -98,6 +98,32 @@ class IncrementalUTF8Decoder:
         self._held = data[consumed:] if consumed != len(data) else b""
         return text
 
+    def getstate(self) -> tuple[bytes, int]:
+        """The decoder's state as ``(held_bytes, bytes_in)``, as ``codecs.IncrementalDecoder.getstate``.
+
+        For a caller that decodes some input itself (:mod:`lesson_lib.sse_fast` does, in one pass with
+        the lines) and hands the state back with :meth:`setstate`. Open or not, this only reads.
+        """
+        return self._held, self._bytes_in
+
+    def setstate(self, state: tuple[bytes, int]) -> None:
+        """Continue from ``state``, as if the input that led to it had been fed here.
+
+        ``state`` is ``(held, bytes_in)``: ``held`` the 0-3 bytes of a valid but unfinished character
+        (what :func:`incomplete_tail_length` finds), ``bytes_in`` the bytes fed so far, held included.
+        Guarantee: after ``setstate(other.getstate())`` this decoder gives the same text, errors and
+        offsets as ``other`` on every continuation. A state no input could lead to raises ``ValueError``
+        and changes nothing; a closed or failed decoder refuses (:class:`ParserStateError`).
+        """
+        held, bytes_in = state
+        if self._done:
+            raise ParserStateError("decoder already closed or failed", offset=self._bytes_in)
+        if held.__class__ is not bytes or len(held) > 3 or incomplete_tail_length(held) != len(held):
+            raise ValueError(f"held must be the bytes of one unfinished character, got {held!r}")
+        if bytes_in.__class__ is not int or bytes_in < len(held):
+            raise ValueError(f"bytes_in must be an int >= len(held), got {bytes_in!r}")
+        self._held, self._bytes_in = held, bytes_in
+
     def close(self) -> str:
         """End of input (``final=True``): flush, or raise if the input ended mid-character."""
         if self._done:

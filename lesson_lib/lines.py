@@ -139,6 +139,43 @@ class LineSplitter:
         self._lines_out += len(pieces)
         return pieces
 
+    def getstate(self) -> tuple[str, bool, int, int]:
+        """The splitter's state as ``(pending_text, after_cr, chars_in, lines_out)``.
+
+        As ``codecs.IncrementalDecoder.getstate``: for a caller that splits some text itself
+        (:mod:`lesson_lib.sse_fast` does, in one pass with the decoding and the fields) and hands the
+        state back with :meth:`setstate`. Joins the unfinished line: linear in its length. Only reads.
+        """
+        return "".join(self._parts), self._after_cr, self._chars_in, self._lines_out
+
+    def setstate(self, state: tuple[str, bool, int, int]) -> None:
+        """Continue from ``state``, as if the text that led to it had been fed here.
+
+        ``state`` is ``(pending_text, after_cr, chars_in, lines_out)``: the unfinished line (no line
+        ending in it), whether the last character was a CR (``any`` mode only), how many characters were
+        fed and how many lines came out. Guarantee: after ``setstate(other.getstate())`` this splitter
+        returns the same lines, errors and indexes as ``other`` on every continuation (``line_end_char``
+        refers to the next ``feed``). A state no text could lead to raises ``ValueError`` and changes
+        nothing; a closed splitter refuses (:class:`ParserStateError`).
+        """
+        pending, after_cr, chars_in, lines_out = state
+        if self._closed:
+            raise ParserStateError("line splitter already closed", char_index=self._chars_in)
+        if not isinstance(pending, str) or "\n" in pending or (self._endings == "any" and "\r" in pending):
+            raise ValueError("pending_text must be a str without a line ending")
+        if self._max is not None and self._pending_too_long(pending):
+            raise ValueError(f"pending_text is longer than max_line_chars={self._max}")
+        if after_cr.__class__ is not bool or (after_cr and (pending or self._endings != "any")):
+            raise ValueError("after_cr must be a bool, and True only in 'any' mode with no pending text")
+        counts = (("chars_in", chars_in, len(pending) + after_cr), ("lines_out", lines_out, 0))
+        for name, value, least in counts:
+            if value.__class__ is not int or value < least:
+                raise ValueError(f"{name} must be an int >= {least}, got {value!r}")
+        self._parts = [pending] if pending else []
+        self._pending = len(pending)
+        self._after_cr, self._chars_in, self._lines_out = after_cr, chars_in, lines_out
+        self._last_text, self._last_text_start = "", chars_in
+
     def close(self) -> list[str]:
         """End of input. Returns ``[]``; raises :class:`IncompleteStreamError` if a line is unfinished."""
         if self._closed:

@@ -1,10 +1,12 @@
 """Runs of whole events of one shape, found in a read's text without a loop over its lines.
 
 A large read of an LLM stream (a replay, a stored capture) holds hundreds of whole events, and nearly
-all of them have one of two shapes:
+all of them have one of three shapes:
 
 * one ``data:`` line, then the blank line (OpenAI, Gemini, Mistral, Ollama's SSE mode ...);
-* an ``event:`` line, a ``data:`` line, then the blank line (Anthropic).
+* an ``event:`` line, a ``data:`` line, then the blank line (Anthropic);
+* an ``id:`` line, a ``data:`` line, then the blank line (MCP's Streamable HTTP, gateways that let a
+  client resume).
 
 For a run of such events, one ``str.split`` at the text that starts every event gives the values, and
 counting the line endings in the run proves that nothing else is there. Anything else (a comment, an
@@ -22,6 +24,8 @@ _DATA_LINE = "data: "
 _TYPE_LINE = "event: "
 _DATA_EVENT_START = "\n\ndata: "  # the end of one event's blank line, then the next event's data line
 _TYPED_EVENT_START = "\n\nevent: "
+_ID_LINE = "id: "
+_ID_EVENT_START = "\n\nid: "
 _THEN_DATA = "\ndata: "
 
 
@@ -32,6 +36,8 @@ class EventRun(NamedTuple):
     """The complete lines before the run, the last one blank. The first may end a line begun earlier."""
     types: tuple[str, ...] | None
     """Each event's type (never empty); ``None`` when every event is a ``message``."""
+    ids: tuple[str, ...] | None
+    """Each event's ``id`` (no U+0000 in any), which is also its last event ID; ``None``: no id lines."""
     datas: list[str] | tuple[str, ...]
     """Each event's data."""
     lines_in_run: int
@@ -48,8 +54,8 @@ def find_event_run(text: str) -> EventRun | None:
     the first and the last blank line, or if any of them is not of the first event's shape.
 
     Guarantee: when it returns a run, the lines of ``text`` are exactly ``lines_before``, then for each
-    event ``event: <type>`` (shape two only), ``data: <data>`` and a blank line, then the lines of
-    ``after``; so interpreting them one by one gives the same events.
+    event ``event: <type>`` (shape two only) or ``id: <id>`` (shape three only), ``data: <data>`` and a
+    blank line, then the lines of ``after``; so interpreting them one by one gives the same events.
     """
     first = text.find("\n\n")  # the first blank line ends at first + 2 ...
     if first < 0:
@@ -74,23 +80,33 @@ def find_event_run(text: str) -> EventRun | None:
         ending = last_data.find("\n")
         if ending >= 0:  # the last event's piece runs on past its blank line
             datas[-1] = last_data[:ending]
-        types = None
+        types = ids = None
         lines_per_event = 2
-    elif text.startswith(_TYPE_LINE, start):
-        pieces = text.split(_TYPED_EVENT_START)
-        count = len(pieces) - 1 - text.startswith(_TYPE_LINE, end)
+    elif text.startswith(_TYPE_LINE, start) or text.startswith(_ID_LINE, start):
+        typed = text.startswith(_TYPE_LINE, start)
+        first_line = _TYPE_LINE if typed else _ID_LINE
+        pieces = text.split(_TYPED_EVENT_START if typed else _ID_EVENT_START)
+        count = len(pieces) - 1 - text.startswith(first_line, end)
         blocks = pieces[1 : count + 1]
         last_block = blocks[-1]
         ending = last_block.find("\n\n")
         if ending >= 0:
             blocks[-1] = last_block[:ending]
         # Each block must hold "\ndata: "; with the count, that leaves no room for any other LF.
-        types, found, datas = zip(*map(str.partition, blocks, repeat(_THEN_DATA)), strict=True)
-        if "" in found or "" in types or text.count("\n", start, end) != 3 * count:
+        firsts, found, datas = zip(*map(str.partition, blocks, repeat(_THEN_DATA)), strict=True)
+        if "" in found or text.count("\n", start, end) != 3 * count:
             return None
+        if typed:
+            if "" in firsts:  # an empty type means "message": left to the field loop
+                return None
+            types, ids = firsts, None
+        else:
+            if "\x00" in "".join(firsts):  # an id with U+0000 is ignored: left to the field loop
+                return None
+            types, ids = None, firsts
         lines_per_event = 3
     else:
         return None
     lines_before = pieces[0].split("\n")
     lines_before.append("")  # the blank line that ends at start
-    return EventRun(lines_before, types, datas, lines_per_event * count, text[end:])
+    return EventRun(lines_before, types, ids, datas, lines_per_event * count, text[end:])

@@ -149,3 +149,71 @@ def test_only_boundary_errors_escape(data, raw):
         decoder.close()
     except BoundaryError:
         pass
+
+
+# -- getstate / setstate: the state a caller that decodes itself hands back (lesson_lib.sse_fast) ----------
+def _continue(decoder: IncrementalUTF8Decoder, pieces: list[bytes]) -> tuple:
+    """Feed the rest and close; everything observable: text, error and its offset, the state before close."""
+    text, error, state = [], None, None
+    try:
+        for piece in pieces:
+            text.append(decoder.feed(piece))
+        state = decoder.getstate()
+        text.append(decoder.close())
+    except StreamDecodeError as exc:
+        error = (type(exc).__name__, exc.offset, exc.start, exc.end)
+    return "".join(text), error, state
+
+
+@settings(deadline=None)
+@given(
+    st.data(), st.binary(max_size=40) | tricky_text.map(str.encode), st.sampled_from(["strict", "replace"])
+)
+def test_setstate_of_getstate_continues_exactly_as_the_original(data, body, errors):
+    pieces = data.draw(partitions(body))
+    handover = data.draw(st.integers(0, len(pieces)))
+    original = IncrementalUTF8Decoder(errors)
+    try:
+        for piece in pieces[:handover]:
+            original.feed(piece)
+    except StreamDecodeError:
+        return  # a failed decoder hands over nothing
+    copy = IncrementalUTF8Decoder(errors)
+    copy.setstate(original.getstate())
+    assert (copy.held_bytes, copy.bytes_in, copy.bytes_decoded) == (
+        original.held_bytes, original.bytes_in, original.bytes_decoded
+    )
+    assert _continue(copy, pieces[handover:]) == _continue(original, pieces[handover:])
+
+
+@settings(deadline=None)
+@given(st.data(), tricky_text.map(str.encode))
+def test_a_state_computed_from_the_bytes_so_far_continues_to_the_whole_text(data, body):
+    """What the fast SSE parser does: decode a prefix itself, hand the state over, let the decoder go on."""
+    cut = data.draw(st.integers(0, len(body)))
+    prefix = body[:cut]
+    held = prefix[len(prefix) - incomplete_tail_length(prefix) :] if prefix else b""
+    decoder = IncrementalUTF8Decoder()
+    decoder.setstate((held, cut))
+    head = prefix[: len(prefix) - len(held)].decode()
+    assert head + decoder.feed(body[cut:]) + decoder.close() == body.decode()
+    assert decoder.bytes_in == len(body)
+
+
+@pytest.mark.parametrize("state", [
+    (b"\xff", 1), (b"\xe4\xbd\xa0", 3), (b"a", 1), (b"\xf0\x9f\x99\x82", 4), ("\xe4", 1),
+    (b"\xe4", 0), (b"", -1), (b"", 1.0),
+])
+def test_setstate_refuses_a_state_no_input_leads_to_and_changes_nothing(state):
+    decoder = IncrementalUTF8Decoder()
+    decoder.feed("你".encode()[:2])
+    with pytest.raises(ValueError):
+        decoder.setstate(state)
+    assert decoder.getstate() == (b"\xe4\xbd", 2)
+
+
+def test_a_closed_decoder_refuses_setstate():
+    decoder = IncrementalUTF8Decoder()
+    decoder.close()
+    with pytest.raises(ParserStateError):
+        decoder.setstate((b"", 0))

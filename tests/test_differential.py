@@ -1,5 +1,7 @@
 """lesson_lib's SSEParser against the SSE decoders people use, on the same bytes in the same chunkings.
 
+lesson_lib's ReferenceSSEParser runs on every case and chunking too, and must give the fast parser's answer.
+
 The decoders: httpx-sse (through a real ``httpx.Response``, so httpx's text decoding is included), and the
 decoders the official ``openai`` and ``anthropic`` SDKs make for their streams. The corpus: every SSE capture
 in data/ plus the spec's edge cases. lesson_lib, with ``errors="replace"``, is the WHATWG reference here
@@ -19,7 +21,7 @@ import openai
 import pytest
 from httpx_sse import EventSource
 
-from lesson_lib import SSEParser
+from lesson_lib import ReferenceSSEParser, SSEParser
 from lesson_lib.captures import load, manifest
 from lesson_lib.chunking import one_byte_chunks, random_partition, split_at, two_piece_splits
 
@@ -28,11 +30,18 @@ UTF8 = "text/event-stream; charset=utf-8"
 # --- the decoders, reduced to (events as (type, data, last event ID), last retry seen) --------------------
 
 
-def reference(chunks: list[bytes], content_type: str) -> object:
-    parser = SSEParser(errors="replace", max_line_chars=None, max_event_chars=None)
+def _lesson_lib(parser_class: type, chunks: list[bytes]) -> object:
+    parser = parser_class(errors="replace", max_line_chars=None, max_event_chars=None)
     events = [event for chunk in chunks for event in parser.feed(chunk)]
     parser.close()
     return [(e.type, e.data, e.last_event_id) for e in events], parser.retry
+
+
+def reference(chunks: list[bytes], content_type: str) -> object:
+    """lesson_lib's answer; the reference parser and the fast one must give the same."""
+    fast = _lesson_lib(SSEParser, chunks)
+    assert _lesson_lib(ReferenceSSEParser, chunks) == fast
+    return fast
 
 
 def _reduce(events) -> object:

@@ -155,3 +155,101 @@ def test_feed_takes_str_and_says_so_every_time():
         with pytest.raises(TypeError, match="feed\\(\\) takes str, got bytes"):
             splitter.feed(b"data\n")
     assert splitter.feed("data: 你好\n") == ["data: 你好"]
+
+
+# -- getstate / setstate: the state a caller that splits lines itself hands back (lesson_lib.sse_fast) ------
+def _continue(splitter: LineSplitter, pieces: list[str]) -> tuple:
+    """Feed the rest and close; everything observable: lines, error and where, the final state."""
+    lines, error = [], None
+    try:
+        for piece in pieces:
+            lines.extend(splitter.feed(piece))
+        state = splitter.getstate()
+        splitter.close()
+    except (LimitExceededError, IncompleteStreamError) as exc:
+        lines.extend(getattr(exc, "outputs", []) or [])
+        error, state = (type(exc).__name__, exc.char_index, exc.line_index), None
+    return lines, error, state
+
+
+@settings(deadline=None)
+@given(
+    st.lists(st.one_of(line_text, line_ending), max_size=12).map("".join),
+    st.data(),
+    st.sampled_from(["any", "lf"]),
+    st.sampled_from([None, 3, 8]),
+)
+def test_setstate_of_getstate_continues_exactly_as_the_original(text, data, endings, limit):
+    cuts = sorted(data.draw(st.lists(st.integers(0, len(text)), max_size=6)))
+    pieces = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
+    handover = data.draw(st.integers(0, len(pieces)))
+    original = LineSplitter(endings, max_line_chars=limit)
+    try:
+        for piece in pieces[:handover]:
+            original.feed(piece)
+    except LimitExceededError:
+        return  # a failed splitter hands over nothing
+    copy = LineSplitter(endings, max_line_chars=limit)
+    copy.setstate(original.getstate())
+    views = ("pending_text", "after_cr", "chars_in", "lines_out", "pending_chars")
+    assert [getattr(copy, view) for view in views] == [getattr(original, view) for view in views]
+    assert _continue(copy, pieces[handover:]) == _continue(original, pieces[handover:])
+
+
+@settings(deadline=None)
+@given(
+    st.lists(st.one_of(line_text, line_ending), max_size=12).map("".join),
+    st.data(),
+    st.sampled_from(["any", "lf"]),
+)
+def test_a_state_computed_from_the_text_so_far_continues_to_the_whole_texts_lines(text, data, endings):
+    """What the fast SSE parser does: split a prefix itself, hand the state over, let the splitter go on."""
+    cut = data.draw(st.integers(0, len(text)))
+    prefix = text[:cut]
+    done = reference_lines(prefix, endings)
+    after_cr = endings == "any" and prefix.endswith("\r")
+    ending = re.compile(r"\r\n|\r|\n" if endings == "any" else r"\n")
+    pending = ending.split(prefix)[-1]
+    splitter = LineSplitter(endings, max_line_chars=None)
+    splitter.setstate((pending, after_cr, len(prefix), len(done)))
+    rest = splitter.feed(text[cut:])
+    assert done + rest == reference_lines(text, endings)
+    assert splitter.lines_out == len(reference_lines(text, endings))
+    assert splitter.chars_in == len(text)
+
+
+@pytest.mark.parametrize(("endings", "state", "message"), [
+    ("any", ("a\nb", False, 3, 0), "line ending"),
+    ("any", ("a\r", False, 2, 0), "line ending"),
+    ("lf", ("a\n", False, 2, 0), "line ending"),
+    ("any", ("你好", True, 3, 0), "after_cr"),
+    ("lf", ("", True, 1, 0), "after_cr"),
+    ("any", ("", 1, 1, 0), "after_cr"),
+    ("any", ("é🙂", False, 1, 0), "chars_in"),
+    ("any", ("", True, 0, 0), "chars_in"),
+    ("any", ("", False, 0, -1), "lines_out"),
+    ("any", ("", False, 2.0, 0), "chars_in"),
+    ("any", ("x" * 9, False, 9, 0), "max_line_chars"),
+])
+def test_setstate_refuses_a_state_no_text_leads_to_and_changes_nothing(endings, state, message):
+    splitter = LineSplitter(endings, max_line_chars=8)
+    splitter.feed("你好\nca")
+    before = splitter.getstate()
+    with pytest.raises(ValueError, match=message):
+        splitter.setstate(state)
+    assert splitter.getstate() == before == ("ca", False, 5, 1)
+
+
+def test_lf_mode_accepts_a_pending_cr_one_past_the_limit_as_feed_does():
+    splitter = LineSplitter("lf", max_line_chars=3)
+    splitter.feed("abc\r")  # the CR may be the first half of a CRLF: not part of the line
+    copy = LineSplitter("lf", max_line_chars=3)
+    copy.setstate(splitter.getstate())
+    assert copy.feed("\n") == splitter.feed("\n") == ["abc"]
+
+
+def test_a_closed_splitter_refuses_setstate():
+    splitter = LineSplitter()
+    splitter.close()
+    with pytest.raises(ParserStateError):
+        splitter.setstate(("", False, 0, 0))

@@ -2,6 +2,9 @@
 
 Each case is checked whole, at every two-piece split and one byte at a time; the property tests compare
 hypothesis-chunked parsing of hypothesis-made streams with a whole-input reference written from the spec.
+
+Every test runs against both parsers: ``ReferenceSSEParser`` (lesson_lib/sse_reference.py, the one to
+read) and ``SSEParser`` (lesson_lib/sse_fast.py, the one the library uses); they must behave alike.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lesson_lib import Comment, Event, SSEParser, parse_sse
+from lesson_lib import Comment, Event, ReferenceSSEParser, SSEParser
 from lesson_lib.chunking import one_byte_chunks
 from lesson_lib.errors import (
     BoundaryError,
@@ -24,6 +27,17 @@ from lesson_lib.errors import (
 )
 from lesson_lib.sse import MAX_RETRY_MS
 from tests.strategies import all_chunkings, partitions, sse_streams
+
+#: Both parsers, for every test of this module: the reference (to read) and the fast one (to use).
+PARSERS = {"reference": ReferenceSSEParser, "fast": SSEParser}
+pytestmark = pytest.mark.parametrize("Parser", list(PARSERS.values()), ids=list(PARSERS))
+
+
+def parse(Parser, chunks, **options):
+    """``parse_sse`` with the given parser class: feed every chunk, close, return everything out."""
+    parser = Parser(**options)
+    out = [item for chunk in chunks for item in parser.feed(chunk)]
+    return out + parser.close()
 
 
 def reference_parse(body: bytes, errors: str = "strict"):
@@ -59,11 +73,11 @@ def reference_parse(body: bytes, errors: str = "strict"):
     return events, last_id, retry
 
 
-def parse_all_ways(body: bytes, **options):
+def parse_all_ways(Parser, body: bytes, **options):
     """Parse every chunking; assert they agree; return the events and the parser of the whole body."""
     results = {}
     for name, pieces in all_chunkings(body, seeds=0):
-        parser = SSEParser(**options)
+        parser = Parser(**options)
         events = [e for piece in pieces for e in parser.feed(piece)] + parser.close()
         results[name] = (events, parser.last_event_id, parser.retry)
     first = results["whole"]
@@ -119,29 +133,29 @@ SPEC_CASES = {
 
 
 @pytest.mark.parametrize("name", list(SPEC_CASES))
-def test_spec_case_in_every_chunking(name):
+def test_spec_case_in_every_chunking(Parser, name):
     body, events, last_id, retry = SPEC_CASES[name]
-    assert parse_all_ways(body) == (events, last_id, retry)
+    assert parse_all_ways(Parser, body) == (events, last_id, retry)
     assert reference_parse(body) == (events, last_id, retry)  # the reference agrees with the spec case
 
 
-def test_comments_are_reported_on_request_without_changing_events():
+def test_comments_are_reported_on_request_without_changing_events(Parser):
     body = b": ping\ndata: a\n:keep-alive\n\n:\n"
-    assert parse_sse([body]) == [ev("a")]
-    assert parse_sse(one_byte_chunks(body), comments=True) == [
+    assert parse(Parser, [body]) == [ev("a")]
+    assert parse(Parser, one_byte_chunks(body), comments=True) == [
         Comment("ping"), Comment("keep-alive"), ev("a"), Comment("")]
 
 
-def test_cr_at_end_of_one_read_and_lf_at_start_of_next_is_one_ending():
-    parser = SSEParser()
+def test_cr_at_end_of_one_read_and_lf_at_start_of_next_is_one_ending(Parser):
+    parser = Parser()
     assert parser.feed(b"data: \xe4\xbd\xa0\r") == []
     assert parser.after_cr
     assert parser.feed(b"\n") == []
     assert parser.feed(b"\r") == [ev("你")]  # CR alone ends the blank line: dispatch now, not later
 
 
-def test_pending_state_is_visible_per_layer():
-    parser = SSEParser()
+def test_pending_state_is_visible_per_layer(Parser):
+    parser = Parser()
     parser.feed("event: done\ndata: 你好\ndata: 🙂".encode()[:-1])
     assert parser.held_bytes == "🙂".encode()[:3]
     assert parser.pending_line == "data: "
@@ -160,17 +174,17 @@ def test_pending_state_is_visible_per_layer():
     (b"data: a", "line"),
     (b"data: a\r", "event"),
 ])
-def test_close_records_what_was_cut(body, ended_mid):
-    parser = SSEParser()
+def test_close_records_what_was_cut(Parser, body, ended_mid):
+    parser = Parser()
     parser.feed(body)
     assert parser.close() == []
     assert parser.ended_mid == ended_mid
 
 
-def test_strict_mode_names_the_offset_of_invalid_utf8():
+def test_strict_mode_names_the_offset_of_invalid_utf8(Parser):
     body = "data: 第二行\n\ndata: ".encode() + b"\xe5\x00\n\n"
     for _, pieces in all_chunkings(body, seeds=0):
-        parser = SSEParser()
+        parser = Parser()
         events = []
         with pytest.raises(StreamDecodeError) as info:
             for piece in pieces:
@@ -182,8 +196,8 @@ def test_strict_mode_names_the_offset_of_invalid_utf8():
             parser.feed(b"\n")
 
 
-def test_strict_mode_raises_at_close_when_the_stream_ends_mid_character():
-    parser = SSEParser()
+def test_strict_mode_raises_at_close_when_the_stream_ends_mid_character(Parser):
+    parser = Parser()
     parser.feed("data: 你好\n\ndata: 🙂".encode()[:-2])
     with pytest.raises(TruncatedCharacterError) as info:
         parser.close()
@@ -191,17 +205,17 @@ def test_strict_mode_raises_at_close_when_the_stream_ends_mid_character():
     assert parser.ended_mid == "character"
 
 
-def test_replace_mode_behaves_as_a_browser():
+def test_replace_mode_behaves_as_a_browser(Parser):
     body = b"data: caf\xc3 ok\xff\xed\xa0\x80\n\nid: \xe4\xbd\ndata: x\n\ndata: \xf0\x9f"
     expected = [ev("caf\ufffd ok\ufffd\ufffd\ufffd\ufffd"), ev("x", last_event_id="\ufffd")]
-    assert parse_all_ways(body, errors="replace") == (expected, "\ufffd", None)
+    assert parse_all_ways(Parser, body, errors="replace") == (expected, "\ufffd", None)
     assert reference_parse(body, "replace")[0] == expected
 
 
-def test_line_limit_names_the_byte_offset_and_drops_nothing():
+def test_line_limit_names_the_byte_offset_and_drops_nothing(Parser):
     body = "data: ok\n\ndata: 你好你好你好\n\n".encode()
     for _, pieces in all_chunkings(body, seeds=0):
-        parser = SSEParser(max_line_chars=10)
+        parser = Parser(max_line_chars=10)
         events = []
         with pytest.raises(LimitExceededError) as info:
             for piece in pieces:
@@ -216,10 +230,10 @@ def test_line_limit_names_the_byte_offset_and_drops_nothing():
             parser.feed(b"\n")
 
 
-def test_event_limit_names_the_end_of_the_line_that_crossed_it():
+def test_event_limit_names_the_end_of_the_line_that_crossed_it(Parser):
     body = "data: 你好\ndata: 第二行\ndata: more\n\n".encode()
     for _, pieces in all_chunkings(body, seeds=0):
-        parser = SSEParser(max_event_chars=5)
+        parser = Parser(max_event_chars=5)
         with pytest.raises(LimitExceededError) as info:
             for piece in pieces:
                 parser.feed(piece)
@@ -228,7 +242,7 @@ def test_event_limit_names_the_end_of_the_line_that_crossed_it():
         assert info.value.line_index == 1
 
 
-def test_events_before_an_error_are_the_same_in_every_chunking():
+def test_events_before_an_error_are_the_same_in_every_chunking(Parser):
     body = "data: 一\n\ndata: 二\n\n".encode() + b"data: x" * 3 + b"\n\ndata: \xff\n\n"
     cases = [
         ({"max_line_chars": 12}, [ev("一"), ev("二")]),
@@ -237,7 +251,7 @@ def test_events_before_an_error_are_the_same_in_every_chunking():
     ]
     for limits, expected in cases:
         for name, pieces in all_chunkings(body, seeds=0):
-            parser = SSEParser(**limits)
+            parser = Parser(**limits)
             events = []
             with pytest.raises(BoundaryError) as info:
                 for piece in pieces:
@@ -246,21 +260,21 @@ def test_events_before_an_error_are_the_same_in_every_chunking():
             assert events + info.value.outputs == expected, (limits, name)
 
 
-def test_limits_exactly_at_the_bound_pass_and_none_lifts_them():
-    assert parse_sse([b"data: 12345\n\n"], max_event_chars=5) == [ev("12345")]
-    assert parse_sse([b"data: 12345\n\n"], max_line_chars=11) == [ev("12345")]
-    assert parse_sse([b"data: " + b"x" * 100 + b"\n\n"], max_line_chars=None, max_event_chars=None)
+def test_limits_exactly_at_the_bound_pass_and_none_lifts_them(Parser):
+    assert parse(Parser, [b"data: 12345\n\n"], max_event_chars=5) == [ev("12345")]
+    assert parse(Parser, [b"data: 12345\n\n"], max_line_chars=11) == [ev("12345")]
+    assert parse(Parser, [b"data: " + b"x" * 100 + b"\n\n"], max_line_chars=None, max_event_chars=None)
 
 
-def test_bad_options_are_refused():
+def test_bad_options_are_refused(Parser):
     with pytest.raises(ValueError):
-        SSEParser(errors="ignore")
+        Parser(errors="ignore")
     with pytest.raises(ValueError):
-        SSEParser(max_event_chars=0)
+        Parser(max_event_chars=0)
 
 
-def test_close_twice_is_a_state_error():
-    parser = SSEParser()
+def test_close_twice_is_a_state_error(Parser):
+    parser = Parser()
     parser.close()
     with pytest.raises(ParserStateError):
         parser.close()
@@ -268,25 +282,25 @@ def test_close_twice_is_a_state_error():
 
 @settings(deadline=None)
 @given(st.data(), sse_streams())
-def test_every_chunking_matches_the_whole_input_reference(data, body):
+def test_every_chunking_matches_the_whole_input_reference(Parser, data, body):
     pieces = data.draw(partitions(body))
-    parser = SSEParser(max_line_chars=None, max_event_chars=None)
+    parser = Parser(max_line_chars=None, max_event_chars=None)
     events = [e for piece in pieces for e in parser.feed(piece)] + parser.close()
     assert (events, parser.last_event_id, parser.retry) == reference_parse(body)
 
 
 @settings(deadline=None)
 @given(st.data(), sse_streams())
-def test_comments_never_change_the_events(data, body):
+def test_comments_never_change_the_events(Parser, data, body):
     pieces = data.draw(partitions(body))
-    with_comments = parse_sse(pieces, comments=True)
-    assert [e for e in with_comments if isinstance(e, Event)] == parse_sse([body])
+    with_comments = parse(Parser, pieces, comments=True)
+    assert [e for e in with_comments if isinstance(e, Event)] == parse(Parser, [body])
 
 
 @settings(deadline=None)
 @given(st.data(), st.binary(max_size=60), st.sampled_from(["strict", "replace"]))
-def test_fuzz_only_boundary_errors_escape(data, body, errors):
-    parser = SSEParser(errors=errors, max_line_chars=16, max_event_chars=24)
+def test_fuzz_only_boundary_errors_escape(Parser, data, body, errors):
+    parser = Parser(errors=errors, max_line_chars=16, max_event_chars=24)
     try:
         for piece in data.draw(partitions(body)):
             parser.feed(piece)
@@ -297,18 +311,18 @@ def test_fuzz_only_boundary_errors_escape(data, body, errors):
 
 @settings(deadline=None)
 @given(st.data(), st.binary(max_size=60))
-def test_replace_mode_matches_the_reference_on_arbitrary_bytes(data, body):
+def test_replace_mode_matches_the_reference_on_arbitrary_bytes(Parser, data, body):
     pieces = data.draw(partitions(body))
-    parser = SSEParser(errors="replace", max_line_chars=None, max_event_chars=None)
+    parser = Parser(errors="replace", max_line_chars=None, max_event_chars=None)
     events = [e for piece in pieces for e in parser.feed(piece)] + parser.close()
     assert (events, parser.last_event_id, parser.retry) == reference_parse(body, "replace")
 
 
 @settings(deadline=None)
 @given(st.data(), sse_streams())
-def test_layer_views_after_every_read_match_the_bytes_so_far(data, body):
+def test_layer_views_after_every_read_match_the_bytes_so_far(Parser, data, body):
     """held_bytes, pending_line and after_cr describe exactly the bytes read so far, whatever the reads."""
-    parser = SSEParser(max_line_chars=None, max_event_chars=None)
+    parser = Parser(max_line_chars=None, max_event_chars=None)
     seen = b""
     for piece in data.draw(partitions(body)):
         parser.feed(piece)
@@ -334,35 +348,39 @@ def _unfinished(tail: bytes) -> bool:
     return False
 
 
-def test_a_reconnection_starts_from_the_last_event_id_it_has():
-    parser = SSEParser(last_event_id="41")
+def test_a_reconnection_starts_from_the_last_event_id_it_has(Parser):
+    parser = Parser(last_event_id="41")
     assert parser.last_event_id == "41"
     events = parser.feed("data: 你好\n\nid: 42\ndata: 完成\n\nid\ndata: x\n\n".encode())
     assert [e.last_event_id for e in events] == ["41", "42", ""]  # kept, replaced, reset by an empty id
 
 
 # -- hardening: nothing the bytes contain escapes as anything but a BoundaryError --------------------------
-def test_a_retry_of_thousands_of_digits_is_bounded_and_never_raises():
+def test_a_retry_of_thousands_of_digits_is_bounded_and_never_raises(Parser):
     # 5,000 digits: past Python's int() limit of 4,300; it raised a plain ValueError and left the parser open.
     huge = b"retry: " + b"9" * 5000 + b"\n"
     body = "data: 你好\n\n".encode() + huge + b"data: caf\xc3\xa9\n\n"
-    events, _, retry = parse_all_ways(body)
+    events, _, retry = parse_all_ways(Parser, body)
     assert [e.data for e in events] == ["你好", "café"] and retry == MAX_RETRY_MS
     # Leading zeros do not count: the value is read exactly, whatever its length.
-    assert parse_all_ways(b"retry: " + b"0" * 5000 + b"1500\n")[2] == 1500
-    assert parse_all_ways(b"retry: " + str(MAX_RETRY_MS).encode() + b"\n")[2] == MAX_RETRY_MS
-    assert parse_all_ways(b"retry: 1" + b"0" * 18 + b"\n")[2] == MAX_RETRY_MS
+    assert parse_all_ways(Parser, b"retry: " + b"0" * 5000 + b"1500\n")[2] == 1500
+    assert parse_all_ways(Parser, b"retry: " + str(MAX_RETRY_MS).encode() + b"\n")[2] == MAX_RETRY_MS
+    assert parse_all_ways(Parser, b"retry: 1" + b"0" * 18 + b"\n")[2] == MAX_RETRY_MS
 
 
-def test_any_exception_inside_feed_or_close_leaves_the_parser_failed():
+def test_any_exception_inside_feed_or_close_leaves_the_parser_failed(Parser):
     runs = "".join(f"data: {word}\n\n" for word in ["你好", "café", "🙂"] * 400).encode()
     cases = [  # (a first read, what raises inside the second, the second read): each path in turn
         (b"", "lesson_lib.lines.LineSplitter.feed", "data: 你好\n\n".encode()),  # the layers
-        (b": warm up\n", "lesson_lib.sse.utf_8_decode", "data: 你好\n\n".encode()),  # one pass
-        (b": warm up\n", "lesson_lib.sse.find_event_run", runs),  # the run path
+        (b": warm up\n", "lesson_lib.decoding.IncrementalUTF8Decoder.feed", "data: 你好\n\n".encode()),
     ]
+    if Parser is SSEParser:  # the fast parser's own paths: one pass, and runs of whole events
+        cases[1:] = [
+            (b": warm up\n", "lesson_lib.sse_fast.utf_8_decode", "data: 你好\n\n".encode()),
+            (b": warm up\n", "lesson_lib.sse_fast.find_event_run", runs),
+        ]
     for first, target, body in cases:
-        parser = SSEParser()
+        parser = Parser()
         parser.feed(first)
         with patch(target, side_effect=RuntimeError("injected")), pytest.raises(RuntimeError):
             parser.feed(body)
@@ -370,7 +388,7 @@ def test_any_exception_inside_feed_or_close_leaves_the_parser_failed():
             parser.feed(b"data: after\n\n")
         with pytest.raises(ParserStateError):
             parser.close()
-    parser = SSEParser(errors="replace")
+    parser = Parser(errors="replace")
     parser.feed(b"data: x")
     with patch("lesson_lib.decoding.IncrementalUTF8Decoder.close", side_effect=MemoryError), pytest.raises(
         MemoryError
@@ -380,8 +398,8 @@ def test_any_exception_inside_feed_or_close_leaves_the_parser_failed():
         parser.feed(b"\n\n")
 
 
-def test_feed_takes_bytes_and_says_so_on_every_read():
-    parser = SSEParser()
+def test_feed_takes_bytes_and_says_so_on_every_read(Parser):
+    parser = Parser()
     for _ in range(3):  # before the first read, and after reads that took the fast paths
         with pytest.raises(TypeError, match=r"^feed\(\) takes bytes, got str$"):
             parser.feed("data: 你好\n\n")
@@ -396,12 +414,12 @@ def test_feed_takes_bytes_and_says_so_on_every_read():
     ("max_line_chars", True), ("max_line_chars", 1.5), ("max_line_chars", 0), ("max_line_chars", "4096"),
     ("max_event_chars", 0.5), ("max_event_chars", False), ("max_event_chars", -1),
 ])
-def test_numeric_options_are_checked_by_name_and_range(option, bad):
+def test_numeric_options_are_checked_by_name_and_range(Parser, option, bad):
     message = rf"^{option} must be an int >= 1, or None; got {re.escape(repr(bad))}$"
     with pytest.raises(ValueError, match=message):
-        SSEParser(**{option: bad})
+        Parser(**{option: bad})
     with pytest.raises(TypeError):  # a wrong type is also a TypeError
-        SSEParser(**{option: bad})
+        Parser(**{option: bad})
 
 
 _LONG_VALUES = st.sampled_from([
@@ -426,10 +444,10 @@ def streams_with_long_fields(draw: st.DrawFn) -> bytes:
 
 @settings(deadline=None, max_examples=60)
 @given(st.data(), streams_with_long_fields(), st.sampled_from(["strict", "replace"]), st.booleans())
-def test_never_raises_but_boundary_errors_at_the_default_limits(data, body, errors, comments):
+def test_never_raises_but_boundary_errors_at_the_default_limits(Parser, data, body, errors, comments):
     pieces = data.draw(st.sampled_from(["whole", "partitions"]))
     chunks = [body] if pieces == "whole" else data.draw(partitions(body))
-    parser = SSEParser(errors=errors, comments=comments)  # the default limits
+    parser = Parser(errors=errors, comments=comments)  # the default limits
     try:
         for chunk in chunks:
             parser.feed(chunk)
@@ -437,28 +455,28 @@ def test_never_raises_but_boundary_errors_at_the_default_limits(data, body, erro
     except BoundaryError as error:
         assert error.offset is not None and 0 <= error.offset <= len(body)
     if errors == "replace":
-        assert (parse_sse([body], errors="replace"), parser.retry) == (
+        assert (parse(Parser, [body], errors="replace"), parser.retry) == (
             reference_parse(body, "replace")[0], reference_parse(body, "replace")[2]
         )
 
 
-def test_a_comment_loses_one_leading_space_only():
+def test_a_comment_loses_one_leading_space_only(Parser):
     body = ":  两 spaces\n: café\n:none 🙂\n:\n\n".encode()
     for _, pieces in all_chunkings(body, seeds=2):
-        out = parse_sse(pieces, comments=True)
+        out = parse(Parser, pieces, comments=True)
         assert [c.text for c in out] == [" 两 spaces", "café", "none 🙂", ""]
 
 
-def test_pending_sizes_report_inside_an_event_as_has_pending_event_does():
+def test_pending_sizes_report_inside_an_event_as_has_pending_event_does(Parser):
     body = "id: 1\n\ndata: 你好\n: ping\nevent: x\n\nretry: 5\n".encode()
     expected_inside = []
     for end in range(len(body) + 1):  # after every prefix, computed from the whole-prefix parse
-        probe = SSEParser()
+        probe = Parser()
         probe.feed(body[:end])
         expected_inside.append(probe.has_pending_event)
     assert True in expected_inside and False in expected_inside
     for _, pieces in all_chunkings(body, seeds=3):
-        parser, seen = SSEParser(), 0
+        parser, seen = Parser(), 0
         for piece in pieces:
             parser.feed(piece)
             seen += len(piece)
@@ -470,8 +488,8 @@ def test_pending_sizes_report_inside_an_event_as_has_pending_event_does():
 
 @settings(deadline=None)
 @given(st.data(), st.binary(max_size=60).map(lambda b: b"event: \xff\xc3\nid: a\xe4\xbd\n" + b))
-def test_replace_mode_shows_u_fffd_in_every_public_view(data, body):
-    parser = SSEParser(errors="replace", max_line_chars=None, max_event_chars=None)
+def test_replace_mode_shows_u_fffd_in_every_public_view(Parser, data, body):
+    parser = Parser(errors="replace", max_line_chars=None, max_event_chars=None)
     for piece in data.draw(partitions(body)):
         parser.feed(piece)
         snapshot = parser.snapshot()
@@ -484,8 +502,8 @@ def test_replace_mode_shows_u_fffd_in_every_public_view(data, body):
         assert snapshot["pending_line"] == parser.pending_line
 
 
-def test_replace_mode_event_type_and_id_buffers_show_what_the_event_will_carry():
-    parser = SSEParser(errors="replace")
+def test_replace_mode_event_type_and_id_buffers_show_what_the_event_will_carry(Parser):
+    parser = Parser(errors="replace")
     parser.feed(b"event: caf\xe9\nid: \xff1\ndata: x\n")
     assert parser.pending_event_type == "caf\ufffd" and parser.pending_id == "\ufffd1"
     snapshot = parser.snapshot()

@@ -1,16 +1,20 @@
-"""The three SSE paths give the same answer: the permanent differential test.
+"""The reference parser and every path of the fast one give the same answer: the permanent differential test.
 
-``SSEParser`` reads bytes along three paths (see the docstring of :mod:`lesson_lib.sse`):
+``ReferenceSSEParser`` (lesson_lib/sse_reference.py) is the spec's algorithm, layer by layer. The fast
+parser, ``SSEParser`` (lesson_lib/sse_fast.py), reads bytes along three paths:
 
 * the layers one by one: decoder, line splitter, field loop (``_feed_now``), the path that finds exact
   error offsets;
 * the one-pass path for a read that ends lines (``_feed_lines``), with the no-line-ending shortcut;
-* the run path inside it (:mod:`lesson_lib.sse_runs`), normally only for reads of 4 KiB and more.
+* the run path inside it (:mod:`lesson_lib.sse_runs`), normally only for reads of 4 KiB and more;
+  and, once 4 KiB wait undecoded, decoding them into the unfinished line (``_extend_line``).
 
-The same bytes go through the layers only, the one-pass path (runs off), the one-pass path with runs
-forced on for every read, and one whole read; the events (comments included), the errors with their
-offsets, and the parser's state after the last read must be identical. A restructuring of these paths
-(a reference parser and a fast parser) changes only the adapters at the top of this file.
+The same bytes go through the reference, the fast parser's layers only, its one-pass path (runs off), its
+one-pass path with runs forced on for every read, and one whole read of each parser. The events (comments
+included), the errors with their offsets, the outputs they carry, and the parsers' state after every read
+and after the last one must be identical. One thing may differ, and is documented: the reference reports
+invalid UTF-8 in the read that brings it, the fast parser when its line ends; so states after each read
+are compared up to the first read where either raised.
 """
 
 from __future__ import annotations
@@ -21,9 +25,11 @@ from unittest.mock import patch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lesson_lib import SSEParser, sse
+from lesson_lib import ReferenceSSEParser, SSEParser
+from lesson_lib import sse_fast as sse
+from lesson_lib.captures import load, manifest
 from lesson_lib.errors import BoundaryError
-from tests.strategies import partitions, sse_streams, where
+from tests.strategies import all_chunkings, partitions, sse_streams, where
 from tests.test_sse_runs import run_texts
 
 # -- the adapters: how each path is forced -----------------------------------------------------------------
@@ -36,22 +42,30 @@ class _LayersOnly(SSEParser):
         return self._feed_now(chunk)
 
 
-def _run(make: Callable[[], SSEParser], chunks: list[bytes], run_gate: int | None) -> tuple:
-    """Feed, close, and describe everything observable: outputs, error and where, state afterwards."""
-    gate = sse._RUN_MIN_CHARS if run_gate is None else run_gate
-    with patch.object(sse, "_RUN_MIN_CHARS", gate):
+def _run(make: Callable[[], object], chunks: list[bytes], gate: int | None) -> tuple:
+    """Feed, close, and describe everything observable: outputs, error and where, state after each read.
+
+    ``gate`` forces the fast parser's size thresholds: 0 takes the run path and decodes every read
+    without a line ending at once; a huge number never does either; ``None`` keeps the real thresholds.
+    """
+    runs = sse._RUN_MIN_CHARS if gate is None else gate
+    eager = sse._RAW_MAX_BYTES if gate is None else gate
+    with patch.object(sse, "_RUN_MIN_CHARS", runs), patch.object(sse, "_RAW_MAX_BYTES", eager):
         parser = make()
         out: list = []
+        after_each: list = []  # (outputs of the read, state after it), until an error
         error: BoundaryError | None = None
         try:
             for chunk in chunks:
-                out.extend(parser.feed(chunk))
+                got = parser.feed(chunk)
+                out.extend(got)
+                after_each.append((got, _state(parser)))
             state_before_close = _state(parser)
             out.extend(parser.close())
         except BoundaryError as exc:
             out.extend(exc.outputs)
             error, state_before_close = exc, None
-    return (
+    final = (
         out,
         where(error),
         str(error) if error is not None else None,
@@ -61,12 +75,15 @@ def _run(make: Callable[[], SSEParser], chunks: list[bytes], run_gate: int | Non
         parser.events_out,
         parser.ended_mid,
     )
+    return final, after_each
 
 
-def _state(parser: SSEParser) -> dict[str, object]:
+def _state(parser) -> dict[str, object]:
     snapshot = parser.snapshot()
     held, line, event, inside = parser.pending_sizes()
     snapshot["pending_sizes"] = (held, event, inside)
+    snapshot["pending_event_chars"] = parser.pending_event_chars
+    snapshot["has_pending_event"] = parser.has_pending_event
     # The unfinished line's size is documented as approximate while bytes wait undecoded (each counts
     # one): between its characters and its bytes, and the same in both views.
     pending = parser.pending_line
@@ -79,11 +96,33 @@ def _state(parser: SSEParser) -> dict[str, object]:
 
 def all_paths(body: bytes, chunks: list[bytes], **options: object) -> dict[str, tuple]:
     return {
-        "layers only": _run(lambda: _LayersOnly(**options), chunks, None),
-        "one pass, runs off": _run(lambda: SSEParser(**options), chunks, 1 << 62),
-        "one pass, runs forced on": _run(lambda: SSEParser(**options), chunks, 0),
-        "one whole read": _run(lambda: SSEParser(**options), [body], None),
+        "reference": _run(lambda: ReferenceSSEParser(**options), chunks, None),
+        "fast, layers only": _run(lambda: _LayersOnly(**options), chunks, None),
+        "fast, one pass, runs off": _run(lambda: SSEParser(**options), chunks, 1 << 62),
+        "fast, one pass, runs forced on": _run(lambda: SSEParser(**options), chunks, 0),
+        "fast, real thresholds": _run(lambda: SSEParser(**options), chunks, None),
+        "fast, one whole read": _run(lambda: SSEParser(**options), [body], None),
+        "reference, one whole read": _run(lambda: ReferenceSSEParser(**options), [body], None),
     }
+
+
+def assert_all_agree(results: dict[str, tuple], same_chunks: tuple[str, ...] = ()) -> None:
+    """Every path's final result equals the reference's; paths fed the same chunks also agree read by read
+    (outputs and state), up to the first read where either raised."""
+    reference, reference_reads = results["reference"]
+    for name, (final, reads) in results.items():
+        assert final == reference, name
+        if name in same_chunks:
+            common = min(len(reads), len(reference_reads))
+            assert reads[:common] == reference_reads[:common], name
+
+
+SAME_CHUNKS = (
+    "fast, layers only",
+    "fast, one pass, runs off",
+    "fast, one pass, runs forced on",
+    "fast, real thresholds",
+)
 
 
 # -- the bodies -------------------------------------------------------------------------------------------
@@ -98,6 +137,9 @@ def fuzzed_bodies(draw: st.DrawFn) -> bytes:
         kind = draw(st.sampled_from(["runs", "runs", "fields", "long"]))
         if kind == "runs":
             text = draw(run_texts())
+            if draw(st.booleans()):  # heartbeats: a comment line between two events
+                ping = draw(st.sampled_from([": ping\n", ":\n", ": 你好 🙂\n"]))
+                text = text.replace("\n\n", "\n\n" + ping + "\n", draw(st.integers(1, 3)))
             if draw(st.booleans()):
                 text = text.replace("\n", draw(st.sampled_from(["\r\n", "\r"])))
             parts.append(text.encode())
@@ -124,12 +166,16 @@ options = st.fixed_dictionaries({
 
 @settings(deadline=None, max_examples=300)
 @given(st.data(), fuzzed_bodies(), options)
-def test_the_three_paths_and_one_whole_read_agree(data, body, parser_options):
+def test_the_reference_and_every_fast_path_agree(data, body, parser_options):
     chunks = data.draw(partitions(body))
-    results = all_paths(body, chunks, **parser_options)
-    reference = results["layers only"]
-    for name, result in results.items():
-        assert result == reference, name
+    assert_all_agree(all_paths(body, chunks, **parser_options), SAME_CHUNKS)
+
+
+@settings(deadline=None, max_examples=200)
+@given(st.data(), sse_streams(), options)
+def test_they_agree_on_random_fields_and_endings(data, body, parser_options):
+    chunks = data.draw(partitions(body))
+    assert_all_agree(all_paths(body, chunks, **parser_options), SAME_CHUNKS)
 
 
 @settings(deadline=None, max_examples=60)
@@ -139,5 +185,33 @@ def test_large_reads_agree_on_every_path(data, text):
     body = text.encode() * 4
     size = data.draw(st.sampled_from([4096, 8192, 65536]))
     chunks = [body[i : i + size] for i in range(0, len(body), size)]
-    results = all_paths(body, chunks)
-    assert len({repr(result) for result in results.values()}) == 1, results.keys()
+    assert_all_agree(all_paths(body, chunks), SAME_CHUNKS)
+
+
+CAPTURES = [entry["file"].rsplit(".", 1)[0] for entry in manifest() if entry["file"].endswith(".sse")]
+
+
+def test_every_capture_in_every_chunking_through_both_parsers():
+    """The stored streams in data/ (real services' shapes, cut and uncut): the hold-out vectors."""
+    assert CAPTURES
+    for name in CAPTURES:
+        body = load(name).body
+        for errors in ("strict", "replace"):
+            for cut, chunks in all_chunkings(body, seeds=2):
+                if cut.startswith("cut at") and int(cut.split()[-1]) % 97:
+                    continue  # every 97th two-piece split: the captures are long
+                results = all_paths(body, chunks, errors=errors, comments=True)
+                assert_all_agree(results, SAME_CHUNKS)
+
+
+def test_heartbeats_ids_and_crlf_in_large_reads_agree_on_every_path():
+    """The shapes the benchmarks added (issue 13), in 1-byte, 7-byte, 4 KiB and whole reads."""
+    events = [f"data: {word}\n\n" for word in ["你好", "café", "🙂", "Ångström"] * 300]
+    heartbeats = "".join(event + (": ping\n\n" if i % 5 == 4 else "") for i, event in enumerate(events))
+    with_ids = "".join(f"id: {i}\n{event}" for i, event in enumerate(events))
+    for text in (heartbeats, with_ids, heartbeats.replace("\n", "\r\n"), with_ids.replace("\n", "\r\n")):
+        body = text.encode()
+        for size in (1, 7, 4096, len(body)):
+            chunks = [body[i : i + size] for i in range(0, len(body), size)]
+            for comments in (False, True):
+                assert_all_agree(all_paths(body, chunks, comments=comments), SAME_CHUNKS)

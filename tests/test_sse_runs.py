@@ -15,7 +15,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from lesson_lib import Comment, Event, SSEParser, sse
+from lesson_lib import Comment, Event, SSEParser
+from lesson_lib import sse_fast as sse
 from lesson_lib.sse_runs import EventRun, find_event_run
 from tests.strategies import partitions
 from tests.test_sse import reference_parse
@@ -24,9 +25,13 @@ from tests.test_sse import reference_parse
 def rebuild(run: EventRun) -> str:
     """The text a run says it was found in."""
     types = run.types or [None] * len(run.datas)
+    ids = run.ids or [None] * len(run.datas)
+    assert run.types is None or run.ids is None  # one shape per run
     events = "".join(
-        (f"event: {kind}\n" if kind is not None else "") + f"data: {data}\n\n"
-        for kind, data in zip(types, run.datas, strict=True)
+        (f"event: {kind}\n" if kind is not None else "")
+        + (f"id: {event_id}\n" if event_id is not None else "")
+        + f"data: {data}\n\n"
+        for kind, event_id, data in zip(types, ids, run.datas, strict=True)
     )
     return "\n".join(run.lines_before) + "\n" + events + run.after
 
@@ -55,6 +60,15 @@ def test_a_run_of_typed_events():
     assert rebuild(run) == text
 
 
+def test_a_run_of_events_with_ids():
+    text = "rt\n\nid: 41\ndata: 你好\n\nid: 42\ndata: é🙂\n\nid:\n"
+    run = find_event_run(text)
+    assert run is not None
+    assert run.types is None and list(run.ids) == ["41", "42"] and list(run.datas) == ["你好", "é🙂"]
+    assert run.lines_in_run == 6 and run.after == "id:\n"
+    assert rebuild(run) == text
+
+
 def test_the_text_after_a_run_may_start_an_event_of_the_same_shape():
     # The last blank line is followed by "data: ", so the split also cuts there.
     text = "\n\ndata: é\n\ndata: 🙂\n\ndata: unfinished"
@@ -69,7 +83,12 @@ NEAR_MISSES = {
     "no blank line": "data: a\ndata: b",
     "one blank line only": "data: a\n\ndata: b\n",
     "two data lines in one event": "x\n\ndata: a\ndata: b\n\n",
-    "an id line": "x\n\nid: 7\ndata: a\n\n",
+    "an id line in a data run": "x\n\ndata: a\n\nid: 7\ndata: b\n\n",
+    "an id with U+0000": "x\n\nid: 7\x00\ndata: a\n\n",
+    "an id run, then a data event": "x\n\nid: 7\ndata: a\n\ndata: b\n\n",
+    "an id line without data": "x\n\nid: 7\n\nid: 8\ndata: a\n\n",
+    "id, two data lines": "x\n\nid: 7\ndata: a\ndata: b\n\n",
+    "an id run with a typed event": "x\n\nid: 7\ndata: a\n\nevent: t\ndata: b\n\n",
     "a comment": "x\n\ndata: a\n: ping\n\n",
     "two blank lines between events": "x\n\ndata: a\n\n\ndata: b\n\n",
     "data without the space": "x\n\ndata:a\n\n",
@@ -93,16 +112,19 @@ def test_near_misses_are_left_to_the_field_loop(name):
 _FRAGMENTS = ["a", " ", ":", "é", "Å", "你", "好", "🙂", "\u2028", "\x85", "{}", '"', "data: ", "event: "]
 values = st.lists(st.sampled_from(_FRAGMENTS), max_size=5).map("".join)
 #: Lines that break a run when they turn up inside it.
-faults = st.sampled_from(["", "id: 7", ": ping", "data: second", "event: x", "event:", "data:x", "retry: 5"])
+faults = st.sampled_from(
+    ["", "id: 7", ": ping", "data: second", "event: x", "event:", "data:x", "retry: 5", "id: a\x00", "id:"]
+)
 
 
 @st.composite
 def run_texts(draw: st.DrawFn) -> str:
     """LF-only text cut anywhere, made of runs of one-shape events; now and then a line that breaks one."""
     lines: list[str] = []
+    first = draw(st.sampled_from(["", "event: ", "id: "]))
     for _ in range(draw(st.integers(0, 8))):
-        if draw(st.booleans()):
-            lines.append("event: " + draw(values))
+        if first and draw(st.integers(0, 3)):  # mostly one shape, now and then the plain data one
+            lines.append(first + draw(values))
         lines.append("data: " + draw(values))
         lines.append("")
         if draw(st.integers(0, 5)) == 0:
@@ -123,9 +145,9 @@ def test_a_run_found_rebuilds_its_text_exactly(text):
 
 
 @settings(deadline=None)
-@given(st.lists(values, min_size=1, max_size=6), st.booleans())
-def test_text_of_one_shape_is_always_found(datas, typed):
-    event = "event: t\ndata: {}\n\n" if typed else "data: {}\n\n"
+@given(st.lists(values, min_size=1, max_size=6), st.sampled_from(["event: t\n", "id: 7\n", ""]))
+def test_text_of_one_shape_is_always_found(datas, first):
+    event = first + "data: {}\n\n"
     text = "x\n\n" + "".join(event.format(data) for data in datas) + "y"
     run = find_event_run(text)
     assert run is not None
