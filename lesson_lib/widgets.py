@@ -40,21 +40,19 @@ __all__ = [
 
 # -- cuts as code ----------------------------------------------------------------------------------------
 def format_cuts(cuts: Iterable[int]) -> str:
-    """The cuts as a line of Python a learner can paste: ``cuts=3,7``, ``cuts=4,`` or ``cuts=()``."""
-    cuts = sorted(set(cuts))
-    if not cuts:
-        return "cuts=()"
-    return "cuts=" + ",".join(map(str, cuts)) + ("," if len(cuts) == 1 else "")
+    """The cuts as a keyword argument a learner can paste into an explorer's call as written:
+    ``cuts=[3, 7]``, ``cuts=[4]`` or ``cuts=[]`` (``CutExplorer(text, cuts=[3, 7])`` replays them)."""
+    return "cuts=[" + ", ".join(map(str, sorted(set(cuts)))) + "]"
 
 
 _CUTS_CODE = re.compile(r"^\s*(?:cuts\s*=\s*)?[\(\[]?\s*((?:\d+\s*[,\s]\s*)*\d*)\s*,?\s*[\)\]]?\s*$")
 
 
 def parse_cuts(code: str) -> list[int]:
-    """Read cuts back from :func:`format_cuts` output or a list: ``"cuts=3,7"``, ``"3 7"``, ``"[3, 7]"``."""
+    """Read cuts back from :func:`format_cuts` output or a list: ``"cuts=[3, 7]"``, ``"3,7"``, ``"3 7"``."""
     match = _CUTS_CODE.match(code)
     if not match:
-        raise ValueError(f"not a list of cuts: {code!r} (write e.g. cuts=3,7)")
+        raise ValueError(f"not a list of cuts: {code!r} (write e.g. cuts=[3, 7])")
     return sorted({int(n) for n in re.findall(r"\d+", match.group(1))})
 
 
@@ -314,7 +312,7 @@ class CutExplorer(_Explorer):
 
     @property
     def code(self) -> str:
-        """The cuts as a line of Python: ``cuts=3,7``."""
+        """The cuts as a keyword argument to paste into a call: ``cuts=[3, 7]``."""
         return format_cuts(self.cuts)
 
     @property

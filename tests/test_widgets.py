@@ -8,6 +8,8 @@ from pathlib import Path
 
 import ipywidgets as W
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from lesson_lib.chunking import split_at
 from lesson_lib.sse import SSEParser
@@ -100,17 +102,37 @@ def test_sweep_is_shown_in_the_picture():
 
 def test_code_round_trips():
     ex = CutExplorer(TEXT, cuts=[7, 3])
-    assert ex.code == "cuts=3,7"
+    assert ex.code == "cuts=[3, 7]"
     assert parse_cuts(ex.code) == [3, 7]
     other = CutExplorer(TEXT, cuts=ex.code)
     assert other.cuts == [3, 7]
     for cuts in ([], [4], [1, 2, 15]):
         assert parse_cuts(format_cuts(cuts)) == cuts
-    assert format_cuts([4]) == "cuts=4,"  # valid Python: a one-element tuple
-    assert format_cuts([]) == "cuts=()"
-    assert parse_cuts("[3, 7]") == parse_cuts("3 7") == [3, 7]
+    assert format_cuts([4]) == "cuts=[4]"
+    assert format_cuts([]) == "cuts=[]"
+    assert parse_cuts("[3, 7]") == parse_cuts("3 7") == parse_cuts("cuts=3,7") == [3, 7]
     with pytest.raises(ValueError):
         parse_cuts("cuts=three")
+
+
+@settings(max_examples=60, deadline=None)
+@given(cuts=st.sets(st.integers(1, len(TEXT.encode()) - 1), max_size=6))
+def test_code_pastes_into_a_call_as_written(cuts):
+    """The code line, pasted as the last argument of the explorer's own call, replays the same cuts:
+    ``cuts=4,`` or ``cuts=3,7`` would not (an int, a syntax error)."""
+    ex = CutExplorer(TEXT, cuts=sorted(cuts))
+    # what the learner sees: the line under the comparison and the code box
+    assert f"code: <code>{ex.code}</code>" in ex.comparison.value
+    assert ex.controls.code_text.value == ex.code
+    namespace = {"CutExplorer": CutExplorer, "LineExplorer": LineExplorer, "TEXT": TEXT}
+    again = eval(f"CutExplorer(TEXT, {ex.code})", namespace)  # the learner pastes it
+    assert again.cuts == ex.cuts == sorted(cuts)
+    lines = eval(f"LineExplorer(TEXT, {ex.code})", namespace)
+    assert lines.cuts == sorted(cuts) and lines.code == ex.code
+    # the keyword alone is a statement that binds a list of ints
+    scope: dict = {}
+    exec(ex.code, {}, scope)
+    assert scope == {"cuts": sorted(cuts)} and isinstance(scope["cuts"], list)
 
 
 def test_code_box_sets_the_cuts_and_rejects_nonsense():
