@@ -307,3 +307,46 @@ def test_completion_explorer_maps_every_cutoff():
     assert ce.capture == other and ce.outcome_map is None and ce.cutoff == len(ce.body)
     with pytest.raises(ValueError, match="unknown capture"):
         CompletionExplorer("no/such/capture")
+
+
+def test_completion_explorer_reaches_every_range_of_the_map():
+    """After mapping, "next range" steps through every range in order, one-cut-off ranges included, and
+    the range list moves the cut-off into the range chosen; the outcome there is the range's label."""
+    from lesson_lib.viz import outcome_label
+    from lesson_lib.widgets import CompletionExplorer
+
+    ce = CompletionExplorer("gemini/completed_stop_every_chunk", cutoff=0)
+    assert ce.range_controls.layout.display == "none" and ce.step_range(1) is None
+    labels = ce.map_outcomes()
+    assert ce.range_controls.layout.display is None
+    assert [label for _, _, label in ce.ranges] == [
+        label for i, label in enumerate(labels) if i == 0 or labels[i - 1] != label
+    ]
+    assert len(ce.range_picker.options) == len(ce.ranges)
+    assert any(end - start == 1 for start, end, _ in ce.ranges)
+    seen = [ce.range_index]
+    assert ce.previous_button.disabled and not ce.next_button.disabled
+    while not ce.next_button.disabled:
+        ce.next_button.click()
+        seen.append(ce.range_index)
+        start, end, label = ce.ranges[ce.range_index]
+        assert ce.cutoff == start and outcome_label(ce.result) == label
+        assert ce.range_picker.value == ce.range_index
+    assert seen == list(range(len(ce.ranges)))
+    ce.previous_button.click()
+    assert ce.range_index == len(ce.ranges) - 2
+    for number in (3, 0, len(ce.ranges) - 1):
+        ce.range_picker.value = number
+        start, end, label = ce.ranges[number]
+        assert start <= ce.cutoff < end and outcome_label(ce.result) == label
+        assert ce.range_picker.label.startswith(f"{number + 1} of {len(ce.ranges)}: cut-off")
+    ce.cutoff = ce.ranges[5][0] + (ce.ranges[5][1] - ce.ranges[5][0]) // 2  # the slider moves the list
+    assert ce.range_picker.value == 5
+
+
+def test_completion_explorer_buttons_are_as_wide_as_their_labels():
+    from lesson_lib.widgets import CompletionExplorer
+
+    ce = CompletionExplorer("ollama/completed")
+    for button in (ce.map_button, ce.previous_button, ce.next_button):
+        assert button.layout.width == "auto", button.description
