@@ -754,7 +754,7 @@ class CompletionExplorer(_Explorer):
             description="map every cut-off",
             icon="map",
             tooltip="the outcome if the body stopped after each byte",
-            layout=W.Layout(width="auto"),
+            layout=W.Layout(width="auto", align_self="flex-start"),  # not stretched across the box
         )
         self.map_button.on_click(lambda _: self.map_outcomes())
         self.image = _image(b"")
