@@ -22,8 +22,10 @@ $(STAMP): requirements.txt pyproject.toml
 	$(BIN)/python -c "import pathlib, sysconfig; pathlib.Path(sysconfig.get_paths()['purelib'], 'boundary_lab.pth').write_text(str(pathlib.Path.cwd()) + '\\n')"
 	touch $(STAMP)
 
+# tools/lab.py trusts the course's notebooks (so their stored widgets draw on open), takes JupyterLab's
+# settings from tools/lab_config/ (no news pop-up, no update check), then starts JupyterLab on lesson 00.
 lab: $(STAMP)
-	$(BIN)/jupyter lab notebooks/00_start_here.ipynb
+	$(BIN)/python tools/lab.py
 
 test: $(STAMP)
 	$(BIN)/ruff check .

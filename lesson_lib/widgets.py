@@ -44,21 +44,19 @@ __all__ = [
 
 # -- cuts as code ----------------------------------------------------------------------------------------
 def format_cuts(cuts: Iterable[int]) -> str:
-    """The cuts as a line of Python a learner can paste: ``cuts=3,7``, ``cuts=4,`` or ``cuts=()``."""
-    cuts = sorted(set(cuts))
-    if not cuts:
-        return "cuts=()"
-    return "cuts=" + ",".join(map(str, cuts)) + ("," if len(cuts) == 1 else "")
+    """The cuts as a keyword argument a learner can paste into an explorer's call as written:
+    ``cuts=[3, 7]``, ``cuts=[4]`` or ``cuts=[]`` (``CutExplorer(text, cuts=[3, 7])`` replays them)."""
+    return "cuts=[" + ", ".join(map(str, sorted(set(cuts)))) + "]"
 
 
 _CUTS_CODE = re.compile(r"^\s*(?:cuts\s*=\s*)?[\(\[]?\s*((?:\d+\s*[,\s]\s*)*\d*)\s*,?\s*[\)\]]?\s*$")
 
 
 def parse_cuts(code: str) -> list[int]:
-    """Read cuts back from :func:`format_cuts` output or a list: ``"cuts=3,7"``, ``"3 7"``, ``"[3, 7]"``."""
+    """Read cuts back from :func:`format_cuts` output or a list: ``"cuts=[3, 7]"``, ``"3,7"``, ``"3 7"``."""
     match = _CUTS_CODE.match(code)
     if not match:
-        raise ValueError(f"not a list of cuts: {code!r} (write e.g. cuts=3,7)")
+        raise ValueError(f"not a list of cuts: {code!r} (write e.g. cuts=[3, 7])")
     return sorted({int(n) for n in re.findall(r"\d+", match.group(1))})
 
 
@@ -208,7 +206,7 @@ class CutControls(W.VBox):
         return slider
 
     def _row(self, slider: W.IntSlider) -> W.HBox:
-        remove = W.Button(description="remove cut", icon="times", layout=W.Layout(width="9em"))
+        remove = W.Button(description="remove cut", icon="times", layout=W.Layout(width="auto"))
         remove.on_click(lambda _: self.remove_cut(slider))
         return W.HBox([slider, remove])
 
@@ -318,7 +316,7 @@ class CutExplorer(_Explorer):
 
     @property
     def code(self) -> str:
-        """The cuts as a line of Python: ``cuts=3,7``."""
+        """The cuts as a keyword argument to paste into a call: ``cuts=[3, 7]``."""
         return format_cuts(self.cuts)
 
     @property
@@ -718,14 +716,22 @@ class LineExplorer(_ReadsExplorer):
 
 # -- the completion boundary -----------------------------------------------------------------------------
 
+def _cutoffs(start: int, end: int) -> str:
+    """The cut-offs ``start`` to ``end - 1`` in words: ``cut-off 7`` or ``cut-offs 7-9``."""
+    return f"cut-off {start}" if end - start == 1 else f"cut-offs {start}-{end - 1}"
+
+
 class CompletionExplorer(_Explorer):
     """Pick a capture from ``data/manifest.json`` and a cut-off byte; see what the stream proves.
 
     The body is fed only up to the cut-off (what a dropped connection delivers) and handed to
     :func:`lesson_lib.completion.consume` with the capture's contract; the outcome and ``truncated_at``
     change as the cut-off moves. "Map every cut-off" (:meth:`map_outcomes`) runs the same for every
-    cut-off and draws the result along the byte axis (:func:`lesson_lib.viz.draw_outcome_map`).
-    Attributes: :attr:`capture`, :attr:`cutoff` (settable), :attr:`result`, :attr:`outcome_map`.
+    cut-off and draws the result as ranges of cut-offs (:func:`lesson_lib.viz.draw_outcome_map`, every
+    range visible however short); then "previous range" / "next range" and the range list move the
+    cut-off to any range, the narrowest included.
+    Attributes: :attr:`capture`, :attr:`cutoff` (settable), :attr:`result`, :attr:`outcome_map`,
+    :attr:`ranges`, :attr:`range_index`, :meth:`step_range`.
     """
 
     def __init__(self, capture_name: str, cutoff: int | None = None, *, map_outcomes: bool = False):
@@ -747,14 +753,34 @@ class CompletionExplorer(_Explorer):
         )
         self.summary = W.HTML()
         self.tail = W.HTML()
+        # "auto" width: a button is as wide as its label (the default width cut "map every cut-off")
         self.map_button = W.Button(
             description="map every cut-off",
             icon="map",
             tooltip="the outcome if the body stopped after each byte",
+            layout=W.Layout(width="auto", align_self="flex-start"),  # not stretched across the box
         )
         self.map_button.on_click(lambda _: self.map_outcomes())
         self.image = _image(b"")
-        self.image.layout.display = "none"  # until a map is drawn
+        # Every range of the map, to choose from or step through: the narrowest is one cut-off.
+        self.range_picker = W.Dropdown(
+            description="range", layout=W.Layout(width="auto", max_width="100%")
+        )
+        self.range_picker.observe(self._on_range, names="value")
+        self.previous_button = W.Button(
+            description="previous range", icon="arrow-left", layout=W.Layout(width="auto")
+        )
+        self.previous_button.on_click(lambda _: self.step_range(-1))
+        self.next_button = W.Button(
+            description="next range", icon="arrow-right", layout=W.Layout(width="auto")
+        )
+        self.next_button.on_click(lambda _: self.step_range(1))
+        self.range_controls = W.HBox(
+            [self.previous_button, self.next_button, self.range_picker],
+            layout=W.Layout(flex_flow="row wrap", align_items="center"),
+        )
+        for hidden in (self.image, self.range_controls):
+            hidden.layout.display = "none"  # until a map is drawn
         super().__init__(
             children=[
                 self.title,
@@ -763,10 +789,13 @@ class CompletionExplorer(_Explorer):
                 self.summary,
                 self.map_button,
                 self.image,
+                self.range_controls,
                 self.tail,
-            ]
+            ],
+            layout=W.Layout(max_width="100%"),
         )
         self._quiet = False
+        self.ranges: list[tuple[int, int, str]] = []
         self.outcome_map: list[str] | None = None
         self._map_picture: viz.OutcomeMapPicture | None = None
         self._load(self._resolve(capture_name), cutoff)
@@ -783,8 +812,9 @@ class CompletionExplorer(_Explorer):
         raise ValueError(f"unknown capture {name!r}; known: {', '.join(self.captures)}")
 
     def _load(self, name: str, cutoff: int | None) -> None:
-        self.outcome_map, self._map_picture = None, None
+        self.outcome_map, self._map_picture, self.ranges = None, None, []
         self.image.layout.display = "none"
+        self.range_controls.layout.display = "none"
         self.capture = name
         self.entry = captures.load(name)
         self.body = self.entry.body
@@ -825,6 +855,7 @@ class CompletionExplorer(_Explorer):
         self.tail.value = self._tail_html()
         if self._map_picture is not None:
             self.image.value = self._map_picture.png(self.cutoff)
+            self._show_range()
 
     def map_outcomes(self) -> list[str]:
         """The outcome label (:func:`lesson_lib.viz.outcome_label`) for every cut-off from 0 to the whole
@@ -838,7 +869,53 @@ class CompletionExplorer(_Explorer):
         )
         self.image.value = self._map_picture.png(self.cutoff)
         self.image.layout.display = None
+        self.ranges = viz.outcome_ranges(labels)
+        self._quiet = True
+        try:
+            self.range_picker.options = [
+                (f"{number + 1} of {len(self.ranges)}: {_cutoffs(start, end)}: {label}", number)
+                for number, (start, end, label) in enumerate(self.ranges)
+            ]
+        finally:
+            self._quiet = False
+        self._show_range()
+        self.range_controls.layout.display = None
         return list(labels)
+
+    @property
+    def range_index(self) -> int | None:
+        """The index in :attr:`ranges` of the range holding the cut-off (``None`` before a map)."""
+        for number, (start, end, _label) in enumerate(self.ranges):
+            if start <= self.cutoff < end:
+                return number
+        return None
+
+    def step_range(self, step: int) -> int | None:
+        """Move the cut-off to the first cut-off of the range ``step`` ranges on (``-1``: the previous
+        one; the first and the last range stay put); return the new range's index."""
+        number = self.range_index
+        if number is None:
+            return None
+        target = min(max(number + step, 0), len(self.ranges) - 1)
+        self.cutoff = self.ranges[target][0]
+        return target
+
+    def _on_range(self, change) -> None:
+        if self._quiet or change["new"] is None or not self.ranges:
+            return
+        start, end, _label = self.ranges[change["new"]]
+        if not start <= self.cutoff < end:
+            self.cutoff = start
+
+    def _show_range(self) -> None:
+        number = self.range_index
+        quiet, self._quiet = self._quiet, True
+        try:
+            self.range_picker.value = number
+        finally:
+            self._quiet = quiet
+        self.previous_button.disabled = not number
+        self.next_button.disabled = number is None or number == len(self.ranges) - 1
 
     @property
     def png(self) -> bytes:

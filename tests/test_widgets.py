@@ -8,6 +8,8 @@ from pathlib import Path
 
 import ipywidgets as W
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from lesson_lib.chunking import split_at
 from lesson_lib.sse import SSEParser
@@ -100,17 +102,37 @@ def test_sweep_is_shown_in_the_picture():
 
 def test_code_round_trips():
     ex = CutExplorer(TEXT, cuts=[7, 3])
-    assert ex.code == "cuts=3,7"
+    assert ex.code == "cuts=[3, 7]"
     assert parse_cuts(ex.code) == [3, 7]
     other = CutExplorer(TEXT, cuts=ex.code)
     assert other.cuts == [3, 7]
     for cuts in ([], [4], [1, 2, 15]):
         assert parse_cuts(format_cuts(cuts)) == cuts
-    assert format_cuts([4]) == "cuts=4,"  # valid Python: a one-element tuple
-    assert format_cuts([]) == "cuts=()"
-    assert parse_cuts("[3, 7]") == parse_cuts("3 7") == [3, 7]
+    assert format_cuts([4]) == "cuts=[4]"
+    assert format_cuts([]) == "cuts=[]"
+    assert parse_cuts("[3, 7]") == parse_cuts("3 7") == parse_cuts("cuts=3,7") == [3, 7]
     with pytest.raises(ValueError):
         parse_cuts("cuts=three")
+
+
+@settings(max_examples=60, deadline=None)
+@given(cuts=st.sets(st.integers(1, len(TEXT.encode()) - 1), max_size=6))
+def test_code_pastes_into_a_call_as_written(cuts):
+    """The code line, pasted as the last argument of the explorer's own call, replays the same cuts:
+    ``cuts=4,`` or ``cuts=3,7`` would not (an int, a syntax error)."""
+    ex = CutExplorer(TEXT, cuts=sorted(cuts))
+    # what the learner sees: the line under the comparison and the code box
+    assert f"code: <code>{ex.code}</code>" in ex.comparison.value
+    assert ex.controls.code_text.value == ex.code
+    namespace = {"CutExplorer": CutExplorer, "LineExplorer": LineExplorer, "TEXT": TEXT}
+    again = eval(f"CutExplorer(TEXT, {ex.code})", namespace)  # the learner pastes it
+    assert again.cuts == ex.cuts == sorted(cuts)
+    lines = eval(f"LineExplorer(TEXT, {ex.code})", namespace)
+    assert lines.cuts == sorted(cuts) and lines.code == ex.code
+    # the keyword alone is a statement that binds a list of ints
+    scope: dict = {}
+    exec(ex.code, {}, scope)
+    assert scope == {"cuts": sorted(cuts)} and isinstance(scope["cuts"], list)
 
 
 def test_code_box_sets_the_cuts_and_rejects_nonsense():
@@ -332,3 +354,46 @@ def test_value_explorer_shows_the_call_open_until_the_service_closes_it():
     reasoning = ValueExplorer("openai-chat/reasoning_deepseek")
     assert "not started" in repr(reasoning) or "no tool call" in repr(reasoning)
     assert reasoning.result.reasoning_text == load("openai-chat/reasoning_deepseek").reasoning_text
+
+
+def test_completion_explorer_reaches_every_range_of_the_map():
+    """After mapping, "next range" steps through every range in order, one-cut-off ranges included, and
+    the range list moves the cut-off into the range chosen; the outcome there is the range's label."""
+    from lesson_lib.viz import outcome_label
+    from lesson_lib.widgets import CompletionExplorer
+
+    ce = CompletionExplorer("gemini/completed_stop_every_chunk", cutoff=0)
+    assert ce.range_controls.layout.display == "none" and ce.step_range(1) is None
+    labels = ce.map_outcomes()
+    assert ce.range_controls.layout.display is None
+    assert [label for _, _, label in ce.ranges] == [
+        label for i, label in enumerate(labels) if i == 0 or labels[i - 1] != label
+    ]
+    assert len(ce.range_picker.options) == len(ce.ranges)
+    assert any(end - start == 1 for start, end, _ in ce.ranges)
+    seen = [ce.range_index]
+    assert ce.previous_button.disabled and not ce.next_button.disabled
+    while not ce.next_button.disabled:
+        ce.next_button.click()
+        seen.append(ce.range_index)
+        start, end, label = ce.ranges[ce.range_index]
+        assert ce.cutoff == start and outcome_label(ce.result) == label
+        assert ce.range_picker.value == ce.range_index
+    assert seen == list(range(len(ce.ranges)))
+    ce.previous_button.click()
+    assert ce.range_index == len(ce.ranges) - 2
+    for number in (3, 0, len(ce.ranges) - 1):
+        ce.range_picker.value = number
+        start, end, label = ce.ranges[number]
+        assert start <= ce.cutoff < end and outcome_label(ce.result) == label
+        assert ce.range_picker.label.startswith(f"{number + 1} of {len(ce.ranges)}: cut-off")
+    ce.cutoff = ce.ranges[5][0] + (ce.ranges[5][1] - ce.ranges[5][0]) // 2  # the slider moves the list
+    assert ce.range_picker.value == 5
+
+
+def test_completion_explorer_buttons_are_as_wide_as_their_labels():
+    from lesson_lib.widgets import CompletionExplorer
+
+    ce = CompletionExplorer("ollama/completed")
+    for button in (ce.map_button, ce.previous_button, ce.next_button):
+        assert button.layout.width == "auto", button.description

@@ -48,7 +48,15 @@ from .layers import (
     sse_close_state,
     sse_layer_rows,
 )
-from .outcome_map import OUTCOME_COLOURS, OutcomeMapPicture, draw_outcome_map, outcome_label
+from .outcome_map import (
+    MIN_RANGE_PX,
+    OUTCOME_COLOURS,
+    OutcomeMapPicture,
+    draw_outcome_map,
+    outcome_label,
+    outcome_map_layout,
+    outcome_ranges,
+)
 from .png import figure_png, show
 from .strip import CELL_W, ByteStripPicture, _lighter, draw_byte_strip, strip_figsize
 from .timeline import draw_clock_timeline
@@ -59,6 +67,7 @@ __all__ = [
     "CONTROL_NAMES",
     "DPI",
     "LAYER_COLUMNS",
+    "MIN_RANGE_PX",
     "OUTCOME_COLOURS",
     "ByteStripPicture",
     "LayersPicture",
@@ -76,6 +85,8 @@ __all__ = [
     "glyph_label",
     "line_layer_rows",
     "outcome_label",
+    "outcome_map_layout",
+    "outcome_ranges",
     "show",
     "sse_close_state",
     "sse_layer_rows",

@@ -90,27 +90,22 @@ class Lab:
     def base(self) -> str:
         return f"http://{HOST}:{self.port}"
 
+    def url(self, notebook: str) -> str:
+        """The page of ``notebook``, a path under notebooks/ (the server's root folder, as with
+        ``make lab``: JupyterLab serves the folder of the notebook it is started on), with the token."""
+        return f"{self.base}/lab/tree/{notebook}?token={self.token}"
+
     def api(self, path: str) -> tuple[int, bytes]:
         return http_get(f"{self.base}{path}?token={self.token}")
 
 
-def _write_lab_settings(env: dict[str, str], tmp: Path) -> tuple[Path, Path]:
-    """User settings: no autosave, no news; and the announcements plugin disabled."""
+def _test_folders(tmp: Path) -> tuple[Path, Path]:
+    """A fresh user-settings folder (autosave off, so running cells never writes the copy's notebooks;
+    nothing else: what a newcomer sees comes from the project's own files) and a workspaces folder."""
     settings = tmp / "lab-user-settings"
-    for plugin, values in {
-        "@jupyterlab/docmanager-extension/plugin.jupyterlab-settings": '{"autosave": false}',
-        "@jupyterlab/apputils-extension/notification.jupyterlab-settings": (
-            '{"fetchNews": "false", "checkForUpdates": false}'
-        ),
-    }.items():
-        path = settings / plugin
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(values, encoding="utf-8")
-    labconfig = Path(env["JUPYTER_CONFIG_DIR"]) / "labconfig"
-    labconfig.mkdir(parents=True, exist_ok=True)
-    (labconfig / "page_config.json").write_text(
-        '{"disabledExtensions": {"@jupyterlab/apputils-extension:announcements": true}}', encoding="utf-8"
-    )
+    autosave = settings / "@jupyterlab/docmanager-extension/plugin.jupyterlab-settings"
+    autosave.parent.mkdir(parents=True, exist_ok=True)
+    autosave.write_text('{"autosave": false}', encoding="utf-8")
     workspaces = tmp / "lab-workspaces"
     workspaces.mkdir(exist_ok=True)
     return settings, workspaces
@@ -118,34 +113,33 @@ def _write_lab_settings(env: dict[str, str], tmp: Path) -> tuple[Path, Path]:
 
 @pytest.fixture
 def jupyter_lab(repo_copy: Path, tmp_path: Path) -> Iterator[Lab]:
-    """JupyterLab on 127.0.0.1 with a token, serving the copy's notebooks/; stopped afterwards."""
+    """JupyterLab on 127.0.0.1 with a token, started as ``make lab`` starts it: through the copy's
+    ``tools/lab.py`` (which trusts the course's notebooks and puts tools/lab_config/ on the config path),
+    serving the copy's notebooks/, with fresh Jupyter config, data and user-settings folders; stopped
+    afterwards. Only the server's address, token and test folders are given here."""
     token = os.urandom(24).hex()
     env = isolated_env(tmp_path / "jupyter", token)
-    settings, workspaces = _write_lab_settings(env, tmp_path)
-    notebooks = repo_copy / "notebooks"
+    settings, workspaces = _test_folders(tmp_path)
     lab: Lab | None = None
     try:
         for attempt in range(3):  # a free port can be taken between choosing it and binding it
             port = free_port()
             argv = [
-                str(BIN / "jupyter-lab"),
+                sys.executable,
+                str(repo_copy / "tools" / "lab.py"),
                 "--no-browser",
                 f"--ServerApp.ip={HOST}",
                 f"--ServerApp.port={port}",
                 "--ServerApp.port_retries=0",
-                f"--ServerApp.root_dir={notebooks}",
                 "--ServerApp.open_browser=False",
-                "--LabApp.news_url=None",
-                "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-                "--LabApp.extension_manager=readonly",
                 "--LabApp.expose_app_in_browser=True",
                 f"--LabApp.user_settings_dir={settings}",
                 f"--LabApp.workspaces_dir={workspaces}",
             ]
             if hasattr(os, "geteuid") and os.geteuid() == 0:
                 argv.append("--allow-root")
-            server = Server(argv, notebooks, env, tmp_path / f"jupyter-lab-{attempt}.log").start()
-            candidate = Lab(server, port, token, notebooks)
+            server = Server(argv, repo_copy, env, tmp_path / f"jupyter-lab-{attempt}.log").start()
+            candidate = Lab(server, port, token, repo_copy)
             try:
                 wait_for(
                     lambda c=candidate: c.server.check_alive("JupyterLab") and c.api("/api/status")[0] == 200,

@@ -32,7 +32,7 @@ IDLE = f"() => ({PANEL})().sessionContext.kernelDisplayStatus === 'idle'"
 
 def test_cut_explorer_in_jupyterlab(jupyter_lab, page, artifacts):
     started = time.monotonic()
-    page.goto(f"{jupyter_lab.base}/lab/tree/{NOTEBOOK}?token={jupyter_lab.token}")
+    page.goto(jupyter_lab.url(NOTEBOOK))
     page.wait_for_function(KERNEL_READY, timeout=90_000, polling=250)
 
     def one_idle_kernel():

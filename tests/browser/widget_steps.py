@@ -83,7 +83,7 @@ def expect_cut_shown(box: Locator, cut: int, timeout: float = 30_000) -> None:
     """The page shows what a cut at ``cut`` gives: both decodes, their U+FFFD counts, the verdict."""
     naive, incremental = per_read_decode(cut), TEXT
     naive_cell, incremental_cell, naive_count, incremental_count = comparison_cells(box)
-    expect(box.locator("code").last).to_have_text(f"cuts={cut},", timeout=timeout)
+    expect(box.locator("code").last).to_have_text(f"cuts=[{cut}]", timeout=timeout)
     expect(naive_cell).to_have_text(naive, timeout=timeout)
     expect(incremental_cell).to_have_text(incremental, timeout=timeout)
     expect(naive_count).to_have_text(f"{naive.count(chr(0xFFFD))} × U+FFFD", timeout=timeout)
