@@ -922,16 +922,35 @@ class CompletionExplorer(_Explorer):
         """The outcome map shown (empty before :meth:`map_outcomes`)."""
         return bytes(self.image.value)
 
+    def hidden_end_note(self) -> str:
+        """What this explorer knows and ``consume`` cannot: the prefix is called final, yet the capture goes
+        on. Empty unless that is so (lesson 04, section 7: the bytes alone cannot reveal such a cut)."""
+        r = self.result
+        rest = len(self.body) - self.cutoff
+        if r.final_text is None or rest <= 0:
+            return ""
+        whole = self.outcome_at(self.body, len(self.body), self.contract)
+        more = len(whole.text) - len(r.text)
+        added = f"{_count(more, 'more character')} of text" if more else "no more text"
+        return (
+            f"but this capture goes on for {_count(rest, 'more byte')} ({added}): consume sees only these "
+            "bytes, and they are exactly what a finished stream looks like"
+        )
+
     def _summary_html(self) -> str:
         r = self.result
         colour = {"completed": "#2b8a3e", "incomplete": "#e67700"}.get(str(r.outcome), "#c92a2a")
+        note = self.hidden_end_note()
         return (
             f'<div>outcome <b style="color:{colour}">{html.escape(str(r.outcome))}</b>, '
+            f"end_verified <code>{r.end_verified!r}</code>, "
             f"truncated_at <code>{html.escape(repr(r.truncated_at))}</code>, finish reason "
             f"<code>{html.escape(repr(r.finish_reason))}</code> — {self.cutoff} of {len(self.body)} bytes "
             f"of <code>{html.escape(self.capture)}</code> ({html.escape(self.contract)})</div>"
             f'<div style="margin-top:4px">{html.escape(r.describe())}</div>'
-            f'<div style="margin-top:4px">text so far: {_html_text(r.text)}</div>'
+            + (f'<div style="margin-top:4px;color:#c92a2a">{html.escape(note[0].upper() + note[1:])}.</div>'
+               if note else "")
+            + f'<div style="margin-top:4px">text so far: {_html_text(r.text)}</div>'
         )
 
     def _tail_html(self) -> str:
@@ -949,8 +968,9 @@ class CompletionExplorer(_Explorer):
         r = self.result
         return (
             f"CompletionExplorer: {self.capture} ({self.contract}, {len(self.body)} bytes) cut off after "
-            f"{self.cutoff} bytes -> outcome {str(r.outcome)!r}, truncated_at {r.truncated_at!r}, "
-            f"finish reason {r.finish_reason!r}; text {_excerpt(r.text)}"
+            f"{self.cutoff} bytes -> outcome {str(r.outcome)!r}, end_verified {r.end_verified!r}, "
+            f"truncated_at {r.truncated_at!r}, finish reason {r.finish_reason!r}; text {_excerpt(r.text)}"
+            + (f"; {self.hidden_end_note()}" if self.hidden_end_note() else "")
             + (self._map_summary() if self.outcome_map is not None else "")
         )
 

@@ -397,3 +397,23 @@ def test_completion_explorer_buttons_are_as_wide_as_their_labels():
     ce = CompletionExplorer("ollama/completed")
     for button in (ce.map_button, ce.previous_button, ce.next_button):
         assert button.layout.width == "auto", button.description
+
+
+def test_the_completion_explorer_never_calls_a_cut_text_final_without_saying_so():
+    """Gemini with STOP on every chunk: a cut after a later chunk is completed but not verifiable; a cut
+    right after the first chunk is final to consume, and the explorer, which knows the capture goes on,
+    says so."""
+    from lesson_lib.widgets import CompletionExplorer
+
+    explorer = CompletionExplorer("gemini/completed_stop_every_chunk", cutoff=1369)
+    assert explorer.result.outcome == "completed" and not explorer.result.end_verified
+    assert "end_verified False" in repr(explorer) and "cannot be verified" in explorer.summary.value
+    assert "is final" not in explorer.summary.value
+    explorer.cutoff = 671  # the first chunk, whole: the bytes of a one-chunk answer
+    assert explorer.result.final_text is not None
+    assert "this capture goes on for 4095 more bytes (42 more characters of text)" in repr(explorer)
+    assert "this capture goes on" in explorer.summary.value.lower()
+    explorer.cutoff = len(explorer.body)
+    assert explorer.hidden_end_note() == ""
+    labels = set(explorer.map_outcomes())
+    assert "completed, end not verifiable" in labels and "completed" in labels

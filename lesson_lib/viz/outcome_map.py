@@ -30,7 +30,9 @@ from .png import _LayeredPicture, _whole_pixels
 #: Colours of :func:`draw_outcome_map`, by outcome label (``truncated`` split by where it was cut).
 OUTCOME_COLOURS = {
     "completed": "#2f9e44",
+    "completed, end not verifiable": "#94d82d",
     "incomplete": "#f59f00",
+    "incomplete, end not verifiable": "#ffd43b",
     "truncated at completion": "#ffc9c9",
     "truncated at event": "#ffa8a8",
     "truncated at line": "#ff8787",
@@ -60,6 +62,8 @@ def outcome_label(result) -> str:
     outcome = str(result.outcome)
     if outcome == "truncated" and result.truncated_at:
         return f"truncated at {result.truncated_at}"
+    if outcome in ("completed", "incomplete") and not getattr(result, "end_verified", True):
+        return f"{outcome}, end not verifiable"  # the terminal signal came on an event more events followed
     return outcome
 
 
