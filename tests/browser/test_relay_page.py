@@ -70,7 +70,8 @@ def test_without_the_outcome_event_no_reader_can_say_the_answer_completed(page: 
 
 
 def test_a_failed_upstream_reaches_the_page_as_an_outcome(page: Any, artifacts: Path) -> None:
-    with ReplayServer(SHORT, drop_after=SHORT.index(b"[DONE]")) as up, RelayServer(up.url, "openai-chat") as relay:
+    dropped = ReplayServer(SHORT, drop_after=SHORT.index(b"[DONE]"))
+    with dropped as up, RelayServer(up.url, "openai-chat") as relay:
         seen = _open(page, relay.url + "/")
         page.screenshot(path=str(artifacts / "relay_page_dropped.png"))
         for name in ("naive", "correct", "eventsource"):
