@@ -122,7 +122,10 @@ class _RelayStream(Response):
 
         work = asyncio.ensure_future(self.relay._relay_once(self.variant, self.recut, emit))
         if self.variant == "no-disconnect":  # THE BUG of that variant: nobody listens to the client
-            await asyncio.wait({work})
+            try:
+                await asyncio.wait({work})
+            finally:
+                work.cancel()  # only when the server itself stops
         else:
             watch = asyncio.ensure_future(_client_gone(receive))
             try:
@@ -277,7 +280,7 @@ class RelayServer:
         self._socket = sock
         config = uvicorn.Config(
             self.app(),
-            log_level="warning",
+            log_level="critical",  # quiet in notebooks: outcomes are events, not logs
             access_log=False,
             lifespan="off",
             http="h11",

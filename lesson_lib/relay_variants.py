@@ -15,8 +15,10 @@ incident (see :data:`VARIANTS`), so a lesson can show each failure on the same b
 from __future__ import annotations
 
 import asyncio
+import codecs
 import json
 import re
+import threading
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -230,9 +232,11 @@ _BLANK_LINE = re.compile(r"\n\n")
 
 
 async def _regex_split(reads: AsyncIterable[bytes], emit: Emit, plan: Plan) -> None:
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")  # characters are held correctly
+
     async def tee() -> AsyncIterator[bytes]:
         async for chunk in reads:
-            text = chunk.decode("utf-8", errors="replace")
+            text = decoder.decode(chunk)
             for block in _BLANK_LINE.split(text):  # THE BUG: no buffer carried from one read to the next
                 if block.strip():
                     if plan.rewrite is not None:
@@ -316,5 +320,23 @@ def relay_bytes(variant: str, chunks: list[bytes], plan: Plan) -> list[bytes]:
     async def emit(frame: bytes) -> None:
         writes.append(frame)
 
-    asyncio.run(run_variant(variant, reads(), emit, plan))
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:  # no loop in this thread (a script, a test): run one here
+        asyncio.run(run_variant(variant, reads(), emit, plan))
+        return writes
+    # A loop already runs in this thread (a notebook kernel): run ours in a thread of its own.
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            asyncio.run(run_variant(variant, reads(), emit, plan))
+        except BaseException as exc:
+            failure.append(exc)
+
+    worker = threading.Thread(target=run, name="relay_bytes")
+    worker.start()
+    worker.join()
+    if failure:
+        raise failure[0]
     return writes
