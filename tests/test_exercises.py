@@ -176,7 +176,8 @@ def _relayed_fffd_after_a_cut_inside(character: str) -> int:
     """U+FFFD the per-chunk-decode relay gives its client for an upstream read cut after the lead byte."""
     from lesson_lib.relay_variants import Plan, relay_bytes
 
-    body = ('data: {"choices":[{"index":0,"delta":{"content":"%s"}}]}\n\n' % character).encode()
+    delta = {"choices": [{"index": 0, "delta": {"content": character}}]}
+    body = f"data: {json.dumps(delta, ensure_ascii=False)}\n\n".encode()
     cut = body.index(character.encode()) + 1
     writes = relay_bytes("per-chunk-decode", [body[:cut], body[cut:]], Plan("openai-chat"))
     return "".join(e.data for e in parse_sse(writes) if e.type != "outcome").count("\ufffd")
