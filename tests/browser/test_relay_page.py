@@ -77,6 +77,10 @@ def test_a_failed_upstream_reaches_the_page_as_an_outcome(page: Any, artifacts: 
         for name in ("naive", "correct", "eventsource"):
             assert seen[f"{name}-state"] == "truncated", seen
             assert "NOT completed: truncated" in seen[f"{name}-status"]
+        # The page closed its EventSource at the outcome event: no reconnection asks the relay again
+        # (Chromium reconnects a few seconds after the body ends unless the page calls close()).
+        page.wait_for_timeout(4000)
+        assert relay.requests == 2
 
 
 def test_closing_the_page_cancels_the_upstream_within_a_second(page: Any) -> None:
