@@ -73,6 +73,19 @@ def test_correct_relay_is_the_same_for_every_two_piece_split_and_one_byte_reads(
     assert relayed("correct", one_byte_chunks(SHORT)) == expected
 
 
+@pytest.mark.parametrize(
+    "name", ["gemini/truncated_mid_character", "anthropic-messages/thinking_truncated_mid_character",
+             "ollama/tools_truncated_mid_line"]
+)
+def test_every_two_piece_split_of_a_short_capture_gives_the_same_events_and_outcome(name: str) -> None:
+    capture = load(name)
+    expected = relayed("correct", [capture.body], capture.contract)
+    assert expected[1]["outcome"] == capture.outcome and expected[1]["truncated_at"] == capture.truncated_at
+    for _, chunks in two_piece_splits(capture.body):
+        assert relayed("correct", chunks, capture.contract) == expected
+    assert relayed("correct", one_byte_chunks(capture.body), capture.contract) == expected
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.data())
 def test_correct_relay_is_the_same_for_any_chunking_of_every_chat_capture(data: st.DataObject) -> None:
