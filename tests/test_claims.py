@@ -5,7 +5,7 @@ cell over all the captures, or proven by a test, or it goes. This module makes t
 
 The extraction rule (the same for the registry and for this test, nothing else is looked at):
 
-1. Files: the markdown cells of ``notebooks/0N_*.ipynb`` (the numbered lessons, not ``exercises/``),
+1. Files: the markdown cells of ``notebooks/NN_*.ipynb`` (the numbered lessons, not ``exercises/``),
    ``docs/instructor.md`` and ``README.md``.
 2. Units: markdown is cut into blocks at blank lines. A heading line, a table row (but not a ``|---|`` rule)
    and each line of a fenced code block are units of their own; a list item (``-``, ``*`` or ``1.``) starts
@@ -57,7 +57,7 @@ LIST_ITEM = re.compile(r"([-*]|\d+\.)\s")
 
 def claim_files() -> list[Path]:
     """The files the rule covers, in a stable order."""
-    lessons = sorted((ROOT / "notebooks").glob("0[0-9]_*.ipynb"))
+    lessons = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
     return [*lessons, ROOT / "docs" / "instructor.md", ROOT / "README.md"]
 
 
@@ -162,7 +162,7 @@ def test_the_rule_cuts_sentences_tables_headings_and_code_lines():
 def test_the_rule_covers_every_lesson_and_both_documents():
     names = [path.name for path in claim_files()]
     numbers = [name[:2] for name in names[:-2]]
-    assert numbers == sorted(numbers) and {f"0{n}" for n in range(10)} <= set(numbers)
+    assert numbers == sorted(numbers) and {f"{n:02}" for n in range(11)} <= set(numbers)
     assert names[-2:] == ["instructor.md", "README.md"]
 
 

@@ -301,6 +301,36 @@ def tool_calls_parsed_at_each_event_as_a_prefix(reads):
     return [(name, value) for name, _, value in calls.values()]
 
 
+def _gateway_frame(data: str) -> bytes:
+    if data == "[DONE]":
+        return b"data: [DONE]\n\n"
+    chunk = json.loads(data)
+    chunk["model"] = "gateway-model"
+    return b"data: " + json.dumps(chunk, ensure_ascii=False).encode() + b"\n\n"
+
+
+def relay_forwarding_the_half_event_at_the_end(reads):
+    """Buffers between reads, but forwards what is left when the upstream stops, as if it were an event."""
+    decoder, buffer, frames = codecs.getincrementaldecoder("utf-8")(), "", []
+    for read in reads:
+        buffer += decoder.decode(read)
+        *blocks, buffer = buffer.split("\n\n")
+        frames += [_gateway_frame(b[len("data: ") :]) for b in blocks if b.startswith("data: ")]
+    if buffer.startswith("data: "):
+        frames.append(_gateway_frame(buffer[len("data: ") :]))
+    return frames
+
+
+def relay_buffering_text_decoded_per_read(reads):
+    """Keeps the unfinished event, but decodes each read on its own first."""
+    buffer, frames = "", []
+    for read in reads:
+        buffer += read.decode("utf-8", errors="replace")
+        *blocks, buffer = buffer.split("\n\n")
+        frames += [_gateway_frame(b[len("data: ") :]) for b in blocks if b.startswith("data: ")]
+    return frames
+
+
 WRONG_FIXES = [
     ("decode", decode_without_final, ["stopped in the middle of a character"]),
     ("decode", decode_each_read_strictly, ["two reads cut at byte 1", "inside a multi-byte UTF-8 character"]),
@@ -323,6 +353,8 @@ WRONG_FIXES = [
     ("heartbeat_clock", stalled_counting_only_text_deltas, ["kept progressing"]),
     ("tool_args", tool_calls_at_end_of_stream, ["before data: [DONE]"]),
     ("tool_args", tool_calls_closed_by_done_alone, ["finish_reason 'length'", "what does finish_reason"]),
+    ("relay_split", relay_forwarding_the_half_event_at_the_end, ["stopped inside its next-to-last event"]),
+    ("relay_split", relay_buffering_text_decoded_per_read, ["inside a multi-byte UTF-8 character"]),
     ("tool_args", tool_calls_parsed_at_each_event_as_a_prefix, ["before data: [DONE]", "as if the calls"]),
 ]
 

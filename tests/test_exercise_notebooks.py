@@ -129,7 +129,7 @@ def test_the_exercises_with_code_have_checker_cells():
     counts = {p.name: len(checker_cells(read(p))) for p in SOLUTIONS}
     assert counts == {
         "adversarial_cuts.ipynb": 4,
-        "bug_hunt.ipynb": 9,
+        "bug_hunt.ipynb": 10,
         "build_it.ipynb": 3,
         "interview_prep.ipynb": 0,
     }

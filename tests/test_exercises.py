@@ -172,6 +172,36 @@ def _fragments_json_loads_accepts(name: str) -> int:
     return sum(naive_parse(f).startswith("ok") for f in fragments[0])
 
 
+def _relayed_fffd_after_a_cut_inside(character: str) -> int:
+    """U+FFFD the per-chunk-decode relay gives its client for an upstream read cut after the lead byte."""
+    from lesson_lib.relay_variants import Plan, relay_bytes
+
+    delta = {"choices": [{"index": 0, "delta": {"content": character}}]}
+    body = f"data: {json.dumps(delta, ensure_ascii=False)}\n\n".encode()
+    cut = body.index(character.encode()) + 1
+    writes = relay_bytes("per-chunk-decode", [body[:cut], body[cut:]], Plan("openai-chat"))
+    return "".join(e.data for e in parse_sse(writes) if e.type != "outcome").count("\ufffd")
+
+
+def _regex_split_passes_with_whole_bodies() -> bool:
+    from lesson_lib.relay_variants import Plan, relay_bytes
+
+    body = load("openai-chat/completed").body
+    return parse_sse(relay_bytes("regex-split", [body], Plan("openai-chat"))) == parse_sse(
+        relay_bytes("correct", [body], Plan("openai-chat"))
+    )
+
+
+def _what_consume_says_after_an_invented_finish() -> str:
+    from lesson_lib.relay_variants import Plan, relay_bytes
+
+    body = load("openai-chat/truncated_before_done").body
+    events = parse_sse(relay_bytes("invent-finish", [body], Plan("openai-chat")))
+    relayed = "".join(f"data: {e.data}\n\n" for e in events if e.type != "outcome").encode()
+    outcome = str(consume([relayed], "openai-chat").outcome)
+    return {"completed": "A", "truncated": "B", "incomplete": "C", "service_error": "D"}[outcome]
+
+
 ANSWERS = {
     "01.bytes": len("你好🙂".encode()),
     "01.corrupting_cuts": [c for c, p in two_piece_splits("café".encode()) if naive_decode(p) != "café"],
@@ -245,6 +275,11 @@ ANSWERS = {
     "08.cancel": _what_a_cancelled_aconsume_shows(),
     "08.mcp_eof": "B" if _mcp_eof_outcome() == ("truncated", "completion", True) else "A",
     "08.resumable": ["B", "C"],
+    "10.fffd_count": _relayed_fffd_after_a_cut_inside("你"),
+    "10.regex_whole": _regex_split_passes_with_whole_bodies(),
+    "10.eventsource": "C",
+    "10.cancel": "B",
+    "10.invented": _what_consume_says_after_an_invented_finish(),
     "06.resume_without_ids": "A"
     if any(e.last_event_id for e in parse_sse([load("openai-chat/completed").body]))
     else "B",
@@ -289,7 +324,7 @@ def test_an_unanswered_question_says_what_to_do():
 def test_lessons_have_three_to_five_questions():
     _load_all()
     lessons = {key.split(".")[0] for key in QUESTIONS}
-    assert lessons >= {"00", "01", "02", "03", "04", "05", "07", "08", "09"}
+    assert lessons >= {"00", "01", "02", "03", "04", "05", "07", "08", "09", "10"}
     for lesson in lessons:
         assert 3 <= len(questions(lesson)) <= 5
 

@@ -1,7 +1,8 @@
-"""The bug hunt: nine client functions, each with one streaming bug, and a checker for each fix.
+"""The bug hunt: ten functions, each with one streaming bug, and a checker for each fix.
 
 Bugs 8 and 9 (an async generator abandoned without ``aclosing``; a progress timeout that counts heartbeats)
-are checked in :mod:`.checkers_async`.
+are checked in :mod:`.checkers_async`; bug 10 (a gateway that splits each read on its own) in
+:mod:`.checkers_relay`.
 
 Each checker runs the learner's fixed function on a hidden corpus (Chinese, accented Latin, emoji, CR, LF
 and CRLF) in every chunking of :mod:`.checkers_core`, plus the end-of-stream cases that bug is about, and
@@ -37,6 +38,7 @@ from .checkers_core import (
     observe,
     sweep,
 )
+from .checkers_relay import check_relay_split
 from .checkers_values import check_tool_args
 
 # -- the hidden corpora --------------------------------------------------------------------------------
@@ -488,6 +490,7 @@ BUGS: dict[str, Callable[[str, Callable[..., Any]], Result]] = {
     "tool_args": check_tool_args,
     "aclosing": check_abandoned,
     "heartbeat_clock": check_heartbeat_clock,
+    "relay_split": check_relay_split,
 }
 
 FUNCTION_NAMES = {
@@ -500,6 +503,7 @@ FUNCTION_NAMES = {
     "tool_args": "tool_calls",
     "aclosing": "first_words",
     "heartbeat_clock": "stalled_at",
+    "relay_split": "relay_events",
 }
 
 
