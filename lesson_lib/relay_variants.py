@@ -54,13 +54,14 @@ VARIANTS: Mapping[str, str] = {
     "per-chunk-decode": "decodes each upstream read alone, lossily (errors='replace'): U+FFFD where a read "
     "ends inside a character (api7/aisix 111, librefang 3448, musistudio/claude-code-router PR 1672)",
     "regex-split": "splits each read on a regex for a blank line, with no buffer carried between reads: an "
-    "event cut across reads becomes broken events (pickle-com/glass PR 228 split each read on its own)",
+    "event cut across reads is broken (the line-level form of this bug: pickle-com/glass PR 228)",
     "raw-rewrite": "forwards each upstream read as it came, rewriting text inside the raw read: a match cut "
     "across reads is missed, and the client gets the upstream's cuts, inside characters too",
     "drop-terminal": "forwards the events but swallows the service's terminal one and sends no outcome: a "
     "clean end of body is all the client gets",
     "invent-finish": "reports a truncated upstream as finished: appends a terminal with finish reason "
-    "'stop' and says completed (BerriAI/litellm PR 37710: a truncated bridge stream ended with 'stop')",
+    "'stop' and says completed (BerriAI/litellm issue 33404: an upstream reset became finish_reason stop "
+    "and [DONE])",
     "no-disconnect": "the correct pipeline, but nobody listens for the client's disconnect: the upstream "
     "request runs (and is billed) to its end after the client left",
 }

@@ -13,8 +13,8 @@ register(
     explanation="Three: the lead byte alone is one replacement, and Python replaces each of the two "
     "continuation bytes that start the next read on its own. Browsers' TextDecoder does the same.",
     hints={
-        "1": "That counts the first read only; the second read starts with bytes that cannot start a "
-        "character either.",
+        "1": "That is what the first read gives. What does the decoder make of the second read's first "
+        "bytes, which belong to no character that started in that read?",
         "2": "Count the replacements of both reads, not of one of them.",
     },
 )
@@ -71,7 +71,8 @@ register(
     explanation="completed: the invented terminal is indistinguishable from a real one downstream. Only the "
     "gateway knew; a correct gateway says truncated, in its outcome event.",
     hints={
-        "B": "That is the truth upstream; but what reaches the client ends with a terminal event.",
+        "B": "That is what happened upstream. consume() judges only the relayed bytes: look at how they "
+        "end, and ask what it can tell from them.",
         "C": "Which finish reason was sent, and does it mean a cut answer?",
     },
 )
