@@ -8,6 +8,7 @@ import these, so that they cannot differ in what they return or in how they refu
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .options import check_int
 
@@ -62,3 +63,22 @@ def check_options(
     check_int("max_event_chars", max_event_chars, minimum=1, none=True)
     if not isinstance(last_event_id, str):
         raise TypeError(f"last_event_id must be a str, got {type(last_event_id).__name__}")
+
+
+def parser_snapshot(parser: Any) -> dict[str, object]:
+    """Every layer's pending state of an SSE parser, read through its public views only, for inspectors
+    and logs: counts and the pending units themselves. Both parsers' ``snapshot()`` return this."""
+    return {
+        "bytes_in": parser.bytes_in,
+        "held_bytes": parser.held_bytes,
+        "pending_line": parser.pending_line,
+        "after_cr": parser.after_cr,
+        "lines": parser.lines_in,
+        "pending_data": parser.pending_data,
+        "pending_event_type": parser.pending_event_type,
+        "pending_id": parser.pending_id,
+        "has_pending_event": parser.has_pending_event,
+        "events": parser.events_out,
+        "last_event_id": parser.last_event_id,
+        "retry": parser.retry,
+    }

@@ -46,7 +46,7 @@ from .decoding import (
 )
 from .errors import BoundaryError, LimitExceededError, ParserStateError, StreamDecodeError
 from .lines import DEFAULT_MAX_LINE_CHARS, LineSplitter
-from .sse_common import DEFAULT_MAX_EVENT_CHARS, Comment, Event, check_options, retry_ms
+from .sse_common import DEFAULT_MAX_EVENT_CHARS, Comment, Event, check_options, parser_snapshot, retry_ms
 from .sse_runs import EventRun, find_event_run
 
 # A frozen dataclass's generated __init__ goes through object.__setattr__ once per field; setting the
@@ -256,20 +256,7 @@ class FastSSEParser:
 
     def snapshot(self) -> dict[str, object]:
         """Every layer's pending state, for inspectors and logs: counts and the pending units themselves."""
-        return {
-            "bytes_in": self.bytes_in,
-            "held_bytes": self.held_bytes,
-            "pending_line": self.pending_line,
-            "after_cr": self.after_cr,
-            "lines": self.lines_in,
-            "pending_data": self.pending_data,
-            "pending_event_type": self.pending_event_type,
-            "pending_id": self.pending_id,
-            "has_pending_event": self._fields_pending,
-            "events": self._events_out,
-            "last_event_id": self._last_event_id,
-            "retry": self._retry,
-        }
+        return parser_snapshot(self)
 
     # -- the two verbs ---------------------------------------------------------------------------------
     def feed(self, chunk: bytes) -> list[Event | Comment]:

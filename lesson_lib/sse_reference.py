@@ -20,7 +20,7 @@ from __future__ import annotations
 from .decoding import IncrementalUTF8Decoder, as_bytes, replace_escapes, utf8_length
 from .errors import LimitExceededError, ParserStateError, StreamDecodeError
 from .lines import DEFAULT_MAX_LINE_CHARS, LineSplitter
-from .sse_common import DEFAULT_MAX_EVENT_CHARS, Comment, Event, check_options, retry_ms
+from .sse_common import DEFAULT_MAX_EVENT_CHARS, Comment, Event, check_options, parser_snapshot, retry_ms
 
 
 class ReferenceSSEParser:
@@ -265,17 +265,4 @@ class ReferenceSSEParser:
 
     def snapshot(self) -> dict[str, object]:
         """Every layer's pending state, for inspectors and logs."""
-        return {
-            "bytes_in": self.bytes_in,
-            "held_bytes": self.held_bytes,
-            "pending_line": self.pending_line,
-            "after_cr": self.after_cr,
-            "lines": self.lines_in,
-            "pending_data": self.pending_data,
-            "pending_event_type": self.pending_event_type,
-            "pending_id": self.pending_id,
-            "has_pending_event": self._fields_pending,
-            "events": self._events_out,
-            "last_event_id": self._last_event_id,
-            "retry": self._retry,
-        }
+        return parser_snapshot(self)
