@@ -185,9 +185,20 @@ def check_lesson(page: Page, lab, path: Path, artifacts: Path) -> list[str]:
                 f"{name} cell {widget.cell}: pictures on the page {[len(i) for i in shown_images]} bytes, "
                 f"stored {[len(i) for i in widget.images]} bytes (or other bytes)"
             )
-        sliders = page.evaluate(CELL_SLIDERS, widget.cell)
-        if sliders != [str(value) for value in widget.sliders]:
-            problems.append(f"{name} cell {widget.cell}: sliders show {sliders}, stored {widget.sliders}")
+        # A slider's readout is filled in a moment after its view is attached (CI once read '' there):
+        # wait for the stored values, and report what the page last showed if they never come.
+        expected = [str(value) for value in widget.sliders]
+        seen: list[list[str]] = []
+
+        def sliders_match(w=widget, seen=seen, expected=expected) -> bool:
+            seen.append(page.evaluate(CELL_SLIDERS, w.cell))
+            return seen[-1] == expected
+
+        try:
+            wait_for(sliders_match, timeout=15, what="the sliders' readouts")
+        except TimeoutError:
+            last = seen[-1] if seen else "nothing"
+            problems.append(f"{name} cell {widget.cell}: sliders show {last}, stored {widget.sliders}")
         view = page.locator(".jp-Notebook .jp-Cell").nth(widget.cell).locator(
             ".jp-OutputArea-output:has(> .jupyter-widgets)"
         )
