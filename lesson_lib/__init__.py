@@ -19,6 +19,7 @@ from .errors import (
     StreamDecodeError,
     TruncatedCharacterError,
 )
+from .i18n import get_language, set_language
 from .lines import LineSplitter
 from .ndjson import JSONArrayParser, NDJSONParser, parse_json_array, parse_ndjson
 from .sse import Comment, Event, ReferenceSSEParser, SSEParser, parse_sse
@@ -47,6 +48,7 @@ __all__ = [
     "astream_updates",
     "consume",
     "decode_each_chunk",
+    "get_language",
     "incremental_decode",
     "naive_decode",
     "one_byte_chunks",
@@ -55,6 +57,7 @@ __all__ = [
     "parse_sse",
     "provisional",
     "random_partition",
+    "set_language",
     "split_at",
     "stream_updates",
     "two_piece_splits",

@@ -1,0 +1,1 @@
+"""The en catalogue: one module per area of lesson_lib (see lesson_lib.i18n)."""
