@@ -281,3 +281,27 @@ def test_stale_reports_a_learner_copy_that_carries_answer_outputs(tmp_path):
     learner.cells[19].outputs = copy.deepcopy(read(source).cells[19].outputs)
     nbformat.write(learner, tmp_path / source.name)
     assert make_exercises.stale(out_dir=tmp_path, solutions=solutions) == [source.name]
+
+
+def test_each_edition_s_learner_copies_ask_in_its_own_language():
+    """A learner copy's stubs are its edition's: a Chinese copy never asks in English, nor the reverse."""
+    editions = [(out, solutions) for out, solutions in make_exercises.EDITIONS if solutions.exists()]
+    assert {make_exercises.edition_language(solutions) for _, solutions in editions} >= {"en"}
+    for out_dir, solutions in editions:
+        language = make_exercises.edition_language(solutions)
+        others = [stub for lang, stubs in make_exercises.STUBS.items() if lang != language for stub in stubs]
+        text = "\n".join(cell.source for path in sorted(out_dir.glob("*.ipynb")) for cell in read(path).cells)
+        for stub in make_exercises.STUBS[language]:
+            assert stub in text, (out_dir, stub)
+        assert [stub for stub in others if stub in text] == [], out_dir
+
+
+def test_the_chinese_edition_strips_with_chinese_stubs():
+    code_stub, markdown_stub = make_exercises.STUBS["zh-CN"]
+    solutions = ROOT / "notebooks" / "zh-CN" / "exercises" / "solutions"
+    assert make_exercises.edition_language(solutions) == "zh-CN"
+    assert make_exercises.edition_language(EXERCISES / "solutions") == "en"
+    source = "def f():\n    ### BEGIN SOLUTION\n    return 1\n    ### END SOLUTION"
+    assert make_exercises.strip_code(source, code_stub) == f"def f():\n    {code_stub}"
+    answer = "### 你的回答\n\n<!-- BEGIN SOLUTION -->\n答案。\n<!-- END SOLUTION -->"
+    assert make_exercises.strip_markdown(answer, markdown_stub) == f"### 你的回答\n\n{markdown_stub}"

@@ -15,6 +15,8 @@ Solution regions follow nbgrader's markers, without needing nbgrader:
 * in a markdown cell, the lines from ``<!-- BEGIN SOLUTION -->`` to ``<!-- END SOLUTION -->`` (a model
   answer) become one line asking for the learner's own answer.
 
+Both stubs speak the edition's language (``STUBS``: the Chinese edition's copies say them in Chinese).
+
 Outputs that give answers away: a code cell tagged ``answer-output`` in the solution notebook (evidence
 to run after answering, a brute-force search over the answers) keeps its code in the learner copy but never
 its outputs. The learner copy is executed like the others, then those outputs are cleared (the execution
@@ -52,6 +54,20 @@ BEGIN_MARKDOWN, END_MARKDOWN = "<!-- BEGIN SOLUTION -->", "<!-- END SOLUTION -->
 CODE_STUB = 'raise NotImplementedError("your code here")'
 ANSWER_OUTPUT, IGNORE_OUTPUT = "answer-output", "nbval-ignore-output"
 MARKDOWN_STUB = "*Write it here (double-click this cell), then compare with the solution copy.*"
+#: The code stub and the markdown stub of each edition, by language; an edition's language is "zh-CN" when
+#: its solutions folder is under notebooks/zh-CN/, else "en".
+STUBS = {
+    "en": (CODE_STUB, MARKDOWN_STUB),
+    "zh-CN": (
+        'raise NotImplementedError("在这里写你的代码")',
+        "*在这里写下你自己的回答（双击这个单元格），再与答案版对照。*",
+    ),
+}
+
+
+def edition_language(solutions: Path) -> str:
+    """The language of the edition whose solution notebooks are in ``solutions``."""
+    return "zh-CN" if "zh-CN" in solutions.parts else "en"
 
 
 class MarkerError(ValueError):
@@ -101,21 +117,21 @@ def _top_level_stub(body: list[str]) -> list[str]:
     return [f"{name} = ..." for name in names]
 
 
-def strip_code(source: str) -> str:
-    """A code cell's source with each solution region replaced by its stub."""
+def strip_code(source: str, stub: str = CODE_STUB) -> str:
+    """A code cell's source with each solution region replaced by its stub (``stub`` if indented)."""
     lines = source.splitlines()
     for first, last in reversed(regions(source, BEGIN_CODE, END_CODE)):
         indent = lines[first][: len(lines[first]) - len(lines[first].lstrip())]
         body = lines[first + 1 : last]
-        lines[first : last + 1] = [indent + CODE_STUB] if indent else _top_level_stub(body)
+        lines[first : last + 1] = [indent + stub] if indent else _top_level_stub(body)
     return "\n".join(lines)
 
 
-def strip_markdown(source: str) -> str:
-    """A markdown cell's source with each model answer replaced by a request for the learner's own."""
+def strip_markdown(source: str, stub: str = MARKDOWN_STUB) -> str:
+    """A markdown cell's source with each model answer replaced by ``stub`` (asking for the learner's own)."""
     lines = source.splitlines()
     for first, last in reversed(regions(source, BEGIN_MARKDOWN, END_MARKDOWN)):
-        lines[first : last + 1] = [MARKDOWN_STUB]
+        lines[first : last + 1] = [stub]
     return "\n".join(lines)
 
 
@@ -126,13 +142,15 @@ def solution_text(source: str, cell_type: str) -> list[str]:
     return [line for first, last in regions(source, begin, end) for line in lines[first + 1 : last]]
 
 
-def learner_notebook(solution: nbformat.NotebookNode) -> nbformat.NotebookNode:
-    """The learner copy of a solution notebook, not executed: regions stripped, outputs cleared."""
+def learner_notebook(solution: nbformat.NotebookNode, language: str = "en") -> nbformat.NotebookNode:
+    """The learner copy of a solution notebook, not executed: regions stripped (stubs in ``language``),
+    outputs cleared."""
+    code_stub, markdown_stub = STUBS[language]
     notebook = copy.deepcopy(solution)
     notebook.metadata.pop("widgets", None)
     for cell in notebook.cells:
         if cell.cell_type == "code":
-            cell.source = strip_code(cell.source)
+            cell.source = strip_code(cell.source, code_stub)
             cell.outputs = []
             cell.execution_count = None
             if gives_answers(cell):
@@ -140,7 +158,7 @@ def learner_notebook(solution: nbformat.NotebookNode) -> nbformat.NotebookNode:
                 if IGNORE_OUTPUT not in tags:
                     tags.append(IGNORE_OUTPUT)
         elif cell.cell_type == "markdown":
-            cell.source = strip_markdown(cell.source)
+            cell.source = strip_markdown(cell.source, markdown_stub)
         cell.metadata.pop("execution", None)
         for marker in (BEGIN_CODE, END_CODE, BEGIN_MARKDOWN, END_MARKDOWN):
             if marker in cell.source:
@@ -182,7 +200,7 @@ def generate(out_dir: Path = EXERCISES, solutions: Path = SOLUTIONS) -> list[Pat
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     for path in solution_paths(solutions):
-        learner = learner_notebook(nbformat.read(path, as_version=4))
+        learner = learner_notebook(nbformat.read(path, as_version=4), edition_language(solutions))
         target = out_dir / path.name
         nbformat.write(learner, target)
         written.append(target)
@@ -194,7 +212,7 @@ def stale(out_dir: Path = EXERCISES, solutions: Path = SOLUTIONS) -> list[str]:
     generates, or that carry an output that gives answers away."""
     differing = []
     for path in solution_paths(solutions):
-        expected = learner_notebook(nbformat.read(path, as_version=4))
+        expected = learner_notebook(nbformat.read(path, as_version=4), edition_language(solutions))
         target = out_dir / path.name
         if not target.exists():
             differing.append(path.name)
