@@ -15,7 +15,11 @@ register(
     "choice",
     "007682f699426809d914f41b87a54f5a55eb4dd024a8860e50c87d696f12e97d",
     hints=("A", "C"),
-    aliases={"A": ("byte", "bytes", "byte clock"), "B": ("event", "events", "event clock"), "C": ("progress", "progress clock", "business progress")},
+    aliases={
+        "A": ("byte", "bytes", "byte clock"),
+        "B": ("event", "events", "event clock"),
+        "C": ("progress", "progress clock", "business progress"),
+    },
     zh_aliases={"A": ("字节", "字节时钟"), "B": ("事件", "事件时钟"), "C": ("进度", "进度时钟", "业务进度")},
 )
 register(

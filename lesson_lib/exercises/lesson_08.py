@@ -10,8 +10,16 @@ register(
     "choice",
     "007682f699426809d914f41b87a54f5a55eb4dd024a8860e50c87d696f12e97d",
     hints=("A", "C"),
-    aliases={"A": ("idle", "idle clock", "bytes clock"), "B": ("progress", "progress clock"), "C": ("neither", "forever", "none")},
-    zh_aliases={"A": ("空闲", "空闲时钟", "字节时钟"), "B": ("进度", "进度时钟"), "C": ("都不会", "哪个都不会", "永远")},
+    aliases={
+        "A": ("idle", "idle clock", "bytes clock"),
+        "B": ("progress", "progress clock"),
+        "C": ("neither", "forever", "none"),
+    },
+    zh_aliases={
+        "A": ("空闲", "空闲时钟", "字节时钟"),
+        "B": ("进度", "进度时钟"),
+        "C": ("都不会", "哪个都不会", "永远"),
+    },
 )
 register(
     "08.aclosing",
