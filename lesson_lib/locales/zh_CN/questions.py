@@ -67,7 +67,7 @@ STRINGS = {
     "questions.03.events.hint": "只有当数据缓冲区不为空时，空行才会派发事件。没有冒号的字段名，就是一个值为空的字段。",
     "questions.03.events.hints.1": "看那个只有 'data' 的块：它是哪个字段？它后面的空行到达时，数据缓冲区里有什么？",
     "questions.03.events.hints.4": "每个空行都会派发事件吗？': ping' 之后的空行到达时，数据缓冲区里有什么？'event: x' 之后呢？",
-    "questions.03.events.explanation": "两个：'a'，以及来自光秃秃的 'data' 行的 ''。注释块和只有类型的事件都没有数据。",
+    "questions.03.events.explanation": "两个：'a'，以及只有 'data' 的那一行带来的 ''。注释块和只有类型的事件都没有数据。",
     # 03.space
     "questions.03.space.prompt": "事件 'data:  x' 后面跟一个空行（冒号后有两个空格），它的 data 是什么？A) 'x'；B) ' x'（一个空格）；C) '  x'（两个空格）",
     "questions.03.space.hint": "读一读 WHATWG《Interpreting an event stream》里的字段规则：冒号之后的值，确切地说可以去掉什么？或者在单元格里运行 parse_sse([b'data:  x\\n\\n'])。",
@@ -120,9 +120,9 @@ STRINGS = {
     # 05.which_clock
     "questions.05.which_clock.prompt": "一个代理每秒只吐出一个字节，而且始终没有任何事件完成。上限分别是 30 s（字节）、60 s（事件）和 120 s（进度），哪个先触发？A) byte_idle；B) event_idle；C) progress_idle",
     "questions.05.which_clock.hint": "字节一直在到达，所以有一个时钟一直在走。哪两个没在走？其中哪个上限更小？",
-    "questions.05.which_clock.hints.A": "每秒都有一个字节到达：字节时钟永远不会变旧。",
+    "questions.05.which_clock.hints.A": "每秒都有一个字节到达：字节时钟一直在刷新，永远不会过期。",
     "questions.05.which_clock.hints.C": "进度时钟确实卡住了，但它是唯一卡住的吗？找出所有停止走动的时钟，再比较它们的上限。",
-    "questions.05.which_clock.explanation": "event_idle：字节一直在到，所以字节时钟一直是新的，但 60 s 内没有任何事件完成。",
+    "questions.05.which_clock.explanation": "event_idle：字节一直在到，所以字节时钟一直在刷新，但 60 s 内没有任何事件完成。",
     # 05.limit
     "questions.05.limit.prompt": "一行超过了 max_line_chars。consume() 会怎么做？A) 截断这一行，继续；B) 丢弃这个事件，继续；C) 以判定结果 limit_exceeded 停止，并指出是哪个上限、在哪个字节偏移",
     "questions.05.limit.hint": "一个丢掉字节还继续运行的上限，会把资源问题变成悄无声息的错误数据。",
@@ -180,7 +180,7 @@ STRINGS = {
     "questions.08.heartbeat_clock.hint": "逐个问每个时钟：是什么推动它？ping 带字节吗？它带有回答的内容吗？",
     "questions.08.heartbeat_clock.hints.A": "ping 每 5 s 到一次，而 ping 也是字节：每来一个，空闲时钟就重置一次。",
     "questions.08.heartbeat_clock.hints.C": "逐个看每个时钟：什么会重置它？ping 会不会？一个没有任何东西重置的时钟，到了上限会怎样？",
-    "questions.08.heartbeat_clock.explanation": "progress_timeout：ping 是字节，所以空闲时钟一直是新的；但没有文本或阶段到达，60 s 后进度时钟到期。没有它，流会躲在 ping 后面一直挂着。",
+    "questions.08.heartbeat_clock.explanation": "progress_timeout：ping 是字节，所以空闲时钟一直在刷新；但没有文本或阶段到达，60 s 后进度时钟到期。没有它，流会在 ping 的掩护下一直挂着。",
     # 08.aclosing
     "questions.08.aclosing.prompt": "判断对错（True 或 False）：你从 `async for update in updates:` 里 break 出来（updates = astream_http_updates(...)，保存在变量里，没有用 aclosing），HTTP 连接会在 break 时关闭。",
     "questions.08.aclosing.hint": "同步生成器在被关闭时运行它的 finally；谁来关闭异步生成器？它的清理代码（需要 await）什么时候才能运行？",
@@ -245,13 +245,13 @@ STRINGS = {
     "questions.10.eventsource.hints.A": "new EventSource(url, {{withCredentials}}) 没有地方放 body，而且它只发送 GET。",
     "questions.10.eventsource.hints.B": "只有 cookie（withCredentials）会随它发送；需要 token 头的页面要用 fetch。",
     "questions.10.eventsource.hints.D": "只有明确这么说的事件才能区分：服务的终止事件，或中继的 outcome 事件。",
-    "questions.10.eventsource.explanation": "C：HTML 标准把事件流当作一个整体流来解码，会保留被切开的字符；但 EventSource 只能发送不带自定义头的 GET，而 body 正常结束并不能说明回答怎样。",
+    "questions.10.eventsource.explanation": "C：HTML 标准把事件流当作一个整体流来解码，会保留被切开的字符；但 EventSource 只能发送不带自定义头的 GET，而 body 正常结束并不能说明回答是否完整。",
     # 10.cancel
     "questions.10.cancel.prompt": "正确实现的中继正在转发流时，浏览器标签页被关闭了。是什么关闭了上游连接？A) 上游发现没人在读；B) 中继在收到 http.disconnect 时取消请求的任务，lesson_lib 关闭上游响应；C) 垃圾回收器；D) 上游的空闲超时",
     "questions.10.cancel.hint": "上游还在给中继发送，中继也还在读：谁必须先停下来？",
     "questions.10.cancel.hints.A": "中继还在从上游读取：上游看到的是一个健康的读取方。",
     "questions.10.cancel.hints.D": "上游一直在发送，所以它的空闲超时永远不会触发。",
-    "questions.10.cancel.hints.C": "任务还在读取的时候，没有什么是垃圾。",
+    "questions.10.cancel.hints.C": "任务还在读取时，这些对象都不是垃圾。",
     "questions.10.cancel.explanation": "B：ASGI 服务器告诉应用客户端已经离开；中继取消管道的任务，异步读取器在被取消时关闭上游响应，一秒之内完成。",
     # 10.invented
     "questions.10.invented.prompt": "上游在回答中途断开；invent-finish 中继随后发出了 finish_reason stop 和 [DONE]。consume() 从转发来的事件中得出什么结论？A) completed；B) truncated；C) incomplete；D) service_error",
