@@ -114,7 +114,7 @@ class Question:
 
     @property
     def units(self) -> frozenset[str]:
-        """The words an ``int`` answer may carry after its number ("9 splits", "9 种切法"): see
+        """The words an ``int`` answer may carry after its number ("9 splits", "九种"): see
         :func:`.count_units`, of the English prompt and of the current language's."""
         if self.kind != "int":
             return frozenset()
