@@ -29,7 +29,17 @@ from lesson_lib.captures import load
 from lesson_lib.chunking import two_piece_splits
 from lesson_lib.decoding import IncrementalUTF8Decoder, naive_decode
 from lesson_lib.exercises import QUESTIONS, _load_all, check, question, questions
+from lesson_lib.i18n import LANGUAGES, get_language, set_language
 from lesson_lib.lines import _ANY_ENDING
+
+
+@pytest.fixture(params=LANGUAGES)
+def language(request):
+    """Runs a test in each language the course is written in, and restores the language afterwards."""
+    before = get_language()
+    set_language(request.param)
+    yield request.param
+    set_language(before)
 
 
 def _close_error_name(data: bytes) -> str:
@@ -294,14 +304,14 @@ def test_every_question_has_an_answer_here():
 
 
 @pytest.mark.parametrize("key", sorted(ANSWERS))
-def test_the_true_answer_is_accepted(key):
+def test_the_true_answer_is_accepted(key, language):
     result = check(key, ANSWERS[key])
     assert result.correct, result
-    assert repr(result).startswith(f"{key} ✓ correct")
+    assert repr(result).startswith(f"{key} ✓ correct" if language == "en" else f"{key} ✓ 正确：")
 
 
 @pytest.mark.parametrize("key", sorted(ANSWERS))
-def test_wrong_answers_get_a_hint_not_the_answer(key):
+def test_wrong_answers_get_a_hint_not_the_answer(key, language):
     q = question(key)
     wrong = {"int": 999, "word": "no idea", "literal": "no idea", "choice": "Z", "choices": ["Z"]}
     wrong.update({"ints": [999], "bool": "maybe"})
@@ -339,6 +349,14 @@ def test_unknown_question():
 #: Words for numbers that check() does not read as answers but a hint could still say.
 _MULTIPLES = {"once": "1", "twice": "2", "thrice": "3"}
 _PUNCTUATION = ".,;:!?()'\"`"
+#: Chinese prose punctuation, stripped from the ends of a candidate like the English above.
+_CHINESE_PUNCTUATION = "，。；：！？（）、“”‘’《》「」……"
+#: One token of Chinese text: a run of Latin letters, digits and code characters (a word, an identifier,
+#: U+FFFD, [DONE]), a run of whitespace, or one other character (a Chinese character, a punctuation mark).
+_TOKEN = re.compile(r"[A-Za-z0-9_+\-.\[\]/=]+|\s+|\S")
+#: Yes/no words of a True/False question that are ordinary words in a Chinese hint (as "yes" and "no" are in
+#: an English one): 是 is "is", 否 as in 是否. 对/错 and 正确/错误 count, as True/False do.
+_CHINESE_YES_NO = {"是", "否"}
 
 
 def candidate_answers(text: str, kind: str) -> set[str]:
@@ -366,12 +384,37 @@ def candidate_answers(text: str, kind: str) -> set[str]:
     return found
 
 
+def chinese_candidate_answers(text: str, kind: str) -> set[str]:
+    """Every piece of Chinese ``text`` a learner could type as an answer: what :func:`candidate_answers`
+    finds, and, since Chinese puts no spaces between words, every run of 1 to 12 tokens (see ``_TOKEN``: a
+    Chinese character is a token, a Latin word or number is one) with and without the punctuation around
+    it, and each piece inside Chinese quotes. So 三, 三个, 两次 and 一 inside 一起 all count: a hint must
+    say neither the number nor its Chinese word anywhere. Left out, as in English: a lowercase one-letter
+    word, and for a True/False question the ordinary words 是 and 否."""
+    found = candidate_answers(text, kind)
+    found |= {m.group(1) for m in re.finditer(r"[“‘「《](.*?)[”’」》]", text)}
+    tokens = [(m.start(), m.end(), m.group().isspace()) for m in _TOKEN.finditer(text)]
+    for i, (start, _, space) in enumerate(tokens):
+        if space:
+            continue
+        for _, end, last_space in tokens[i : i + 12]:
+            if last_space:
+                continue
+            span = text[start:end]
+            stripped = span.strip(_PUNCTUATION + _CHINESE_PUNCTUATION)
+            found.update(c for c in (span, stripped) if c)
+    found = {c for c in found if not (len(c) == 1 and c.isalpha() and c.islower() and c.isascii())}
+    if kind == "bool":
+        found = {c for c in found if c.strip(_PUNCTUATION + _CHINESE_PUNCTUATION) not in _CHINESE_YES_NO}
+    return found
+
+
 def hint_texts(key: str) -> list[str]:
     """Every hint question ``key`` can show: its hint, its targeted hints, and what check() says to wrong,
     unreadable, too general or ambiguous answers."""
     q = question(key)
     texts = [q.hint, *q.hints.values()]
-    tries = [*q.hints, *q.broader, "Z", "no idea", 999, [999], "maybe", "OpenAI", None]
+    tries = [*q.hints, *q.broader, "Z", "no idea", 999, [999], "maybe", "OpenAI", None, "不知道", "也许"]
     if q.kind == "literal":
         tries += [str(ANSWERS[key]).lower(), str(ANSWERS[key]).upper()]
     for answer in tries:
@@ -387,17 +430,20 @@ def _without_what_the_learner_already_sees(q, message: str) -> str:
     """A message without the question itself, the form it wants (options and "True or False" name every
     possible answer, the right one among them) and the options the learner's own words fit."""
     message = message.replace(q.prompt, "").replace(q.wants(), "")
-    return re.sub(r"fits more than one option \([A-Z and]+\)", "fits more than one option", message)
+    message = re.sub(r"fits more than one option \([A-Z and]+\)", "fits more than one option", message)
+    return re.sub(r"同时符合多个选项（[A-Z、]+）", "同时符合多个选项", message)
 
 
 @pytest.mark.parametrize("key", sorted(ANSWERS))
-def test_no_hint_contains_an_accepted_answer(key):
+def test_no_hint_contains_an_accepted_answer(key, language):
+    """In every language: each hint, and every message a wrong answer gets, read as answers piece by piece."""
     q = question(key)
+    candidates = candidate_answers if language == "en" else chinese_candidate_answers
     leaks = sorted(
         {
             (candidate, text)
             for text in hint_texts(key)
-            for candidate in candidate_answers(text, q.kind)
+            for candidate in candidates(text, q.kind)
             if check(key, candidate).correct
         }
     )
@@ -419,6 +465,43 @@ def test_no_hint_contains_an_accepted_answer(key):
 )
 def test_candidate_answers_find_what_a_hint_gives_away(text, kind, answer, caught):
     assert (answer in candidate_answers(text, kind)) is caught
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "answer", "caught"),
+    [
+        ("它最多暂存三个字节。", "int", "三个字节", True),
+        ("它最多暂存三个字节。", "int", "三", True),  # check() reads the word, wherever it stands
+        ("两个结束符之间夹着什么？", "int", "两", True),
+        ("把它们放在一起看。", "int", "一", True),  # 一 inside 一起: the leak test asks for other words
+        ("上限分别是 30 s 和 60 s。", "int", "60", True),
+        ("选 B 试试。", "choice", "B", True),
+        ("API 的事件", "choice", "A", False),  # a letter inside a Latin word is not the option
+        ("看看“事件时钟”。", "choice", "事件时钟", True),
+        ("这是否成立？", "bool", "否", False),  # an ordinary word, as "no" is in English
+        ("这里出错了吗？", "bool", "错", True),
+    ],
+)
+def test_chinese_candidate_answers_find_what_a_hint_gives_away(text, kind, answer, caught):
+    assert (answer in chinese_candidate_answers(text, kind)) is caught
+
+
+def test_the_leak_test_catches_chinese_hints_that_give_the_answer_away(monkeypatch):
+    """Hints written the first way that comes to mind in Chinese, each giving its answer away (the leak
+    test is what made the catalogue's hints ask instead)."""
+    leaky = {
+        "02.cr_lf_across": "如果这两个字节是一起到达的，答案是多少？",  # 一 in 一起: the answer is 1
+        "05.closes": "每条路径上都只关闭一次；数一数有几条路径。",
+        "03.events": "看第二块，一个光秃秃的 'data' 行。",  # 二 in 第二: the answer is 2
+        "01.held_max": "最长的未完成开头有三个字节。",
+        "05.which_clock": "进度时钟卡住了，但事件的上限是 60 s。",
+        "09.naive_fragments": "没有一个片段能单独解析。",
+        "07.proof": "这种说法是错的：组合没有试全。",
+    }
+    for key, text in leaky.items():
+        kind = question(key).kind
+        monkeypatch.setattr("lesson_lib.i18n._language", "zh-CN")
+        assert any(check(key, c).correct for c in chinese_candidate_answers(text, kind)), key
 
 
 def test_the_leak_test_catches_the_old_hints():
@@ -466,9 +549,28 @@ def equivalent_forms(key: str) -> list:
     raise AssertionError(q.kind)
 
 
+def chinese_equivalent_forms(key: str) -> list:
+    """Ways a Chinese learner may write the true answer of ``key``, beyond :func:`equivalent_forms`."""
+    q, answer = question(key), ANSWERS[key]
+    if q.kind == "int":
+        digits = "零一二三四五六七八九十"
+        return [digits[answer], f"{digits[answer]}个", f"{answer} 个", f" {digits[answer]} "]
+    if q.kind == "ints":
+        return ["、".join(map(str, answer)), "，".join(map(str, answer))]
+    if q.kind == "choice":
+        text = q.options.texts[answer]
+        return [f"（{answer}）", f"{answer}）", *([text] if not text.startswith(("'", '"')) else [])]
+    if q.kind == "choices":
+        return ["、".join(answer), " 和 ".join(answer), "，".join(answer)]
+    if q.kind == "bool":
+        return ["对" if answer else "错", "正确" if answer else "错误", "是" if answer else "否"]
+    return []
+
+
 @pytest.mark.parametrize("key", sorted(ANSWERS))
-def test_equivalent_forms_of_the_true_answer_pass(key):
-    for form in equivalent_forms(key):
+def test_equivalent_forms_of_the_true_answer_pass(key, language):
+    forms = equivalent_forms(key) + (chinese_equivalent_forms(key) if language == "zh-CN" else [])
+    for form in forms:
         result = check(key, form)
         assert result.correct, (form, result)
 

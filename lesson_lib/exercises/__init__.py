@@ -8,7 +8,12 @@ on the wire), a question is ``literal`` and the right text in the wrong case is 
 general answer (a base class of the exception asked for) is told "right family, be more specific". No hint
 contains an answer its question accepts: ``tests/test_exercises.py`` looks for every form in every hint.
 
-Each lesson's questions live in their own module (``lesson_01`` ...) and register here when imported.
+Each lesson's questions live in their own module (``lesson_01`` ...) and register here when imported, with
+what is the same in every language (kind, digest, aliases ...). What a learner reads (the prompt, hints,
+explanation, and every message of :func:`check`) comes from the current language's catalogue
+(:mod:`lesson_lib.i18n`: ``questions.*`` and ``exercises.*``), looked up when it is shown. The answers are the
+same in every language; in Chinese, the options' Chinese words, Chinese aliases, Chinese number words (三,
+十二) and 对/错 are read too (:mod:`.answers`), and the English forms still are.
 
 >>> from lesson_lib.exercises import check
 >>> check("01.bytes", 10)
@@ -19,12 +24,14 @@ from __future__ import annotations
 import hashlib
 import importlib
 import pkgutil
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
+from ..i18n import LANGUAGES, catalogue, get_language, text
 from .answers import (
-    KIND_PHRASES,
     KINDS,
     AmbiguousAnswer,
     Options,
@@ -52,46 +59,98 @@ def _sha(kind: str, normal: str) -> str:
 class Question:
     """One check-your-understanding question.
 
-    ``hints`` maps the normal form of a likely wrong answer to a targeted hint; ``hint`` is for any other
-    wrong answer. ``explanation`` is shown once the answer is right. ``aliases`` gives more words for a
-    choice's options (``{"B": ("event",)}``), beyond the option's own text. ``broader`` lists answers (in
-    normal form) that are true but too general, e.g. a base class of the exception asked for: they are told
-    "right family, be more specific". For a ``literal`` question, ``folded_digest`` is the digest of the
-    answer as a ``word`` (case-insensitive), so that the right letters in the wrong case are told that case
-    matters here.
+    What is registered is the same in every language; the prose is looked up in the current language's
+    catalogue when it is read (:attr:`prompt`, :attr:`hint`, :attr:`hints`, :attr:`explanation`).
+    ``hint_names`` maps the normal form of a likely wrong answer to the name of its targeted hint
+    (``questions.<key>.hints.<name>``); any other wrong answer gets :attr:`hint`. ``aliases`` gives more
+    words for a choice's options (``{"B": ("event",)}``), beyond the option's own text; ``local_aliases``
+    gives more, by language (``{"zh-CN": {"B": ("事件",)}}``), read in that language only. ``broader`` lists
+    answers (in normal form) that are true but too general, e.g. a base class of the exception asked for:
+    they are told "right family, be more specific". For a ``literal`` question, ``folded_digest`` is the
+    digest of the answer as a ``word`` (case-insensitive), so that the right letters in the wrong case are
+    told that case matters here.
     """
 
     key: str
-    prompt: str
     kind: str
     answer_digest: str
-    hint: str
-    explanation: str
-    hints: dict[str, str] = field(default_factory=dict)
+    hint_names: dict[str, str] = field(default_factory=dict)
     aliases: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    local_aliases: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
     broader: tuple[str, ...] = ()
     folded_digest: str | None = None
 
     def __repr__(self) -> str:
-        return f"Question {self.key}: {self.prompt}"
+        return text("exercises.question", key=self.key, prompt=self.prompt)
+
+    @property
+    def prompt(self) -> str:
+        """The question, in the current language."""
+        return text(f"questions.{self.key}.prompt")
+
+    @property
+    def hint(self) -> str:
+        """The hint for a wrong answer that has no targeted hint, in the current language."""
+        return text(f"questions.{self.key}.hint")
+
+    @property
+    def hints(self) -> dict[str, str]:
+        """The targeted hints, by the normal form of the wrong answer each is for, in the current language."""
+        return {form: text(f"questions.{self.key}.hints.{name}") for form, name in self.hint_names.items()}
+
+    @property
+    def explanation(self) -> str:
+        """What a right answer is told, in the current language."""
+        return text(f"questions.{self.key}.explanation")
 
     @property
     def options(self) -> Options:
-        """The lettered options of the prompt (none for a question that is not a choice)."""
-        return Options(self.prompt, self.aliases)
+        """The lettered options of the prompt (none for a question that is not a choice).
+
+        Their texts are the current language's; the English options' words and aliases are read in every
+        language, and a language's own aliases in that language.
+        """
+        return _options(self.key, get_language())
 
     @property
     def units(self) -> frozenset[str]:
-        """The words an ``int`` answer may carry after its number ("9 splits"): see :func:`.count_units`."""
-        return count_units(self.prompt) if self.kind == "int" else frozenset()
+        """The words an ``int`` answer may carry after its number ("9 splits", "九种"): see
+        :func:`.count_units`, of the English prompt and of the current language's."""
+        if self.kind != "int":
+            return frozenset()
+        return count_units(_english(f"questions.{self.key}.prompt")) | count_units(self.prompt)
 
     def wants(self) -> str:
         """What form of answer this question wants, in words."""
         if self.kind in ("choice", "choices"):
             options = self.options
-            described = options.describe() if options.texts else "the letters in the question"
-            return KIND_PHRASES[self.kind].format(options=described)
-        return KIND_PHRASES[self.kind]
+            described = options.describe() if options.texts else text("exercises.options.unlisted")
+            return text(f"exercises.kinds.{self.kind}", options=described)
+        return text(f"exercises.kinds.{self.kind}")
+
+
+def _english(key: str) -> str:
+    """The English string ``key`` (a string without fields) whatever the current language: the English
+    options and units are read in every language."""
+    return _string(LANGUAGES[0], key)
+
+
+def _string(language: str, key: str) -> str:
+    template = catalogue(language)[key]
+    return template.format() if "{" in template else template
+
+
+@cache
+def _options(key: str, language: str) -> Options:
+    """The options of question ``key`` as read in ``language``: that language's option texts, with the
+    English ones' words and aliases, and the language's own aliases, as more forms of the same letters."""
+    question = QUESTIONS[key]
+    english = _english(f"questions.{key}.prompt")
+    if language == LANGUAGES[0]:
+        return Options(english, question.aliases)
+    local = question.local_aliases.get(language, {})
+    aliases = {x: (*question.aliases.get(x, ()), *local.get(x, ())) for x in {*question.aliases, *local}}
+    return Options(_string(language, f"questions.{key}.prompt"), aliases, also=(english,))
 
 
 @dataclass(frozen=True)
@@ -106,8 +165,8 @@ class Result:
         return self.correct
 
     def __repr__(self) -> str:
-        mark = "✓ correct" if self.correct else "✗ not yet"
-        return f"{self.key} {mark}: {self.message}"
+        verdict = "correct" if self.correct else "not_yet"
+        return text(f"exercises.result.{verdict}", key=self.key, message=self.message)
 
 
 QUESTIONS: dict[str, Question] = {}
@@ -115,41 +174,50 @@ QUESTIONS: dict[str, Question] = {}
 
 def register(
     key: str,
-    prompt: str,
     kind: str,
     answer_digest: str,
-    hint: str,
-    explanation: str,
-    hints: dict[str, str] | None = None,
+    hints: Mapping[str, str] | Iterable[str] = (),
     *,
     aliases: Mapping[str, Iterable[str]] | None = None,
+    zh_aliases: Mapping[str, Iterable[str]] | None = None,
     broader: Iterable[str] = (),
     folded_digest: str | None = None,
 ) -> Question:
+    """Register question ``key``; its prose is ``questions.<key>.*`` in every language's catalogue.
+
+    ``hints`` names the wrong answers (normal forms) that have a targeted hint: a mapping from the normal
+    form to the hint's name (``{"data: [DONE]": "data_line"}``), or the normal forms alone when each is
+    its own name (``("3", "5")``). ``zh_aliases`` are Chinese words for options, read in Chinese only.
+    """
     if kind not in KINDS:
         raise ValueError(f"unknown question kind {kind!r}")
     if key in QUESTIONS:
         raise ValueError(f"question {key!r} registered twice")
     if folded_digest is not None and kind != "literal":
         raise ValueError("folded_digest is for literal questions only")
+    names = dict(hints) if isinstance(hints, Mapping) else {form: form for form in hints}
+    bad = [name for name in names.values() if not re.fullmatch(r"\w+", name, re.ASCII)]
+    if bad:
+        raise ValueError(f"hint names must be letters, digits and _: {bad}")
+    local = {"zh-CN": {letter: tuple(forms) for letter, forms in (zh_aliases or {}).items()}}
     question = Question(
         key,
-        prompt,
         kind,
         answer_digest,
-        hint,
-        explanation,
-        dict(hints or {}),
+        names,
         {letter: tuple(forms) for letter, forms in (aliases or {}).items()},
+        {language: by_letter for language, by_letter in local.items() if by_letter},
         tuple(words(b) for b in broader),
         folded_digest,
     )
-    question.options  # noqa: B018 - refuses aliases for options the prompt does not have
+    Options(_english(f"questions.{key}.prompt"), question.aliases)  # refuses aliases for options it lacks
     QUESTIONS[key] = question
     return question
 
 
+@cache
 def _load_all() -> None:
+    """Import every lesson's questions, once (a lesson module registers its questions when imported)."""
     for module in pkgutil.iter_modules(__path__):
         if module.name.startswith("lesson_"):
             importlib.import_module(f"{__name__}.{module.name}")
@@ -178,28 +246,22 @@ def check(key: str, answer: Any) -> Result:
     """
     q = question(key)
     if answer is ...:
-        return Result(key, False, f"write your answer in place of ... and run the cell again. {q.prompt}")
+        return Result(key, False, text("exercises.unanswered", prompt=q.prompt))
     try:
         normal = normal_form(q.kind, answer, q.options, q.units)
     except AmbiguousAnswer as exc:
-        letters = " and ".join(exc.letters)
-        fits = f"{exc.shown!r} fits more than one option ({letters})"
-        return Result(key, False, f"{fits}: be more specific, or give a letter.")
+        letters = text("exercises.letters_joiner").join(exc.letters)
+        return Result(key, False, text("exercises.ambiguous", shown=repr(exc.shown), letters=letters))
     except (UnreadableAnswer, TypeError, ValueError):
         if answer is None:
-            return Result(key, False, f"write your answer in place of ... and run the cell again. {q.prompt}")
-        return Result(key, False, f"this question wants {q.wants()}. {q.hint}")
+            return Result(key, False, text("exercises.unanswered", prompt=q.prompt))
+        return Result(key, False, text("exercises.unreadable", wants=q.wants(), hint=q.hint))
     if _sha(q.kind, normal) == q.answer_digest:
         return Result(key, True, q.explanation)
     if q.kind == "literal" and q.folded_digest and _sha("word", words(normal)) == q.folded_digest:
-        return Result(
-            key,
-            False,
-            "the right text in the wrong case: this is compared exactly as it is sent, and on the wire case "
-            "matters (a client compares the bytes).",
-        )
+        return Result(key, False, text("exercises.wrong_case"))
     if q.kind in ("word", "literal") and words(normal) in q.broader:
         shown = as_text(answer).strip()
-        message = f"right family, be more specific: {shown} is true, but too general. {q.hint}"
-        return Result(key, False, message)
-    return Result(key, False, q.hints.get(normal, q.hint))
+        return Result(key, False, text("exercises.too_general", shown=shown, hint=q.hint))
+    name = q.hint_names.get(normal)
+    return Result(key, False, q.hint if name is None else text(f"questions.{key}.hints.{name}"))

@@ -3,22 +3,26 @@
 A question's stored digest is SHA-256 of ``f"{kind}:{normal}"``, so two answers are the same answer exactly
 when they read to the same normal form. What each kind accepts:
 
-* ``int``: ``3``, ``"3"``, ``" 3 "``, ``3.0``, ``"three"`` read as ``"3"``; ``"none"`` and ``"no"`` as ``"0"``
-  (a count). A number followed by the unit the question counts in (``"9 splits"``, ``"nine two-piece
-  splits"`` for "How many two-piece splits ...?", see :func:`count_units`) reads as the number; a number
-  followed by any other words is refused, since other words could change what it means. ``True``, ``3.5``
-  and ``"3.5"`` are refused (they are not whole numbers), never rounded into one.
-* ``ints``: ``[2, 4]``, ``(4, 2)``, ``{2, 4}``, ``"2, 4"``, ``"2 4"``, ``"[2, 4]"`` read as ``"2,4"``; a
-  single whole number ``4`` as ``"4"``.
+* ``int``: ``3``, ``"3"``, ``" 3 "``, ``3.0``, ``"three"``, ``"三"`` read as ``"3"`` (English number words
+  to twenty, Chinese ones from 零 to 九十九, 两 for 2); ``"none"``, ``"no"``, ``"没有"`` and ``"无"`` as
+  ``"0"`` (a count). A number followed by the unit the question counts in (``"9 splits"``, ``"nine two-piece
+  splits"`` for "How many two-piece splits ...?"; ``"9 种"``, ``"九种"`` for "有多少种……？", see
+  :func:`count_units`) reads as the number; a number followed by any other words is refused, since other
+  words could change what it means. ``True``, ``3.5`` and ``"3.5"`` are refused (they are not whole
+  numbers), never rounded into one.
+* ``ints``: ``[2, 4]``, ``(4, 2)``, ``{2, 4}``, ``"2, 4"``, ``"2 4"``, ``"[2, 4]"``, ``"2、4"``, ``"二和四"``
+  read as ``"2,4"``; a single whole number ``4`` as ``"4"``.
 * ``choice``: ``"B"``, ``"b"``, ``"(B)"``, ``"B)"``, ``["B"]``, or the words of one option (its text, the text
   without its parenthesis, the parenthesis alone, a quoted value exactly as quoted, or an alias the question
   gives), case-insensitive, with ``_`` read as a space. Words that fit several options are refused with
-  :class:`AmbiguousAnswer`, never guessed.
+  :class:`AmbiguousAnswer`, never guessed. A question's options may be read from two prompts (its
+  Chinese one and its English one: :class:`Options`), each option's words from both.
 * ``choices``: a list of such items, or one string of them separated by commas, semicolons, ``/``, ``&``,
-  ``and`` or spaces (``"B,C"``, ``"B, C"``, ``"B and C"``, ``"NEL, U+2028"``), or letters run together
-  (``"BC"``) when every character is an option letter and the string is not an option's words. Read as
-  ``"B,C"``.
-* ``bool``: ``True``/``False``, and ``"true"``, ``"false"``, ``"yes"``, ``"no"`` in any case.
+  ``and``, ``和``, ``、`` or spaces (``"B,C"``, ``"B, C"``, ``"B and C"``, ``"B、C"``, ``"NEL, U+2028"``), or
+  letters run together (``"BC"``) when every character is an option letter and the string is not an
+  option's words. Read as ``"B,C"``.
+* ``bool``: ``True``/``False``, and ``"true"``, ``"false"``, ``"yes"``, ``"no"`` in any case; ``"对"``,
+  ``"是"``, ``"正确"`` and ``"错"``, ``"否"``, ``"错误"``.
 * ``word``: case-insensitive, runs of whitespace read as one space, quotes around the answer dropped. An
   exception class or instance reads as its class name, an enum member as its value.
 * ``literal``: case-sensitive and exact inside; only whitespace and one pair of matching quotes around it are
@@ -36,32 +40,31 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-KINDS = ("int", "ints", "choice", "choices", "bool", "word", "literal")
+from .. import i18n
 
-#: What each kind of question wants, as a learner reads it ("this question wants ...").
-KIND_PHRASES = {
-    "int": "a whole number (an int)",
-    "ints": "a list of whole numbers (a list of ints)",
-    "choice": "one option, {options} (its letter, or its words)",
-    "choices": "a list of options from {options} (letters in a list or separated by commas, or their words)",
-    "bool": "True or False",
-    "word": "a word (a string)",
-    "literal": "an exact string, written as it is sent",
-}
+KINDS = ("int", "ints", "choice", "choices", "bool", "word", "literal")
 
 _NUMBERS = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen"
 _NUMBERS += " sixteen seventeen eighteen nineteen twenty"
 NUMBER_WORDS = {word: value for value, word in enumerate(_NUMBERS.split())}
+#: Chinese digits (零 and 〇 are 0; 两 is 2 standing alone).
+CHINESE_DIGITS = {ch: value for value, ch in enumerate("零一二三四五六七八九")} | {"〇": 0}
 #: Words that answer "how many?" with 0.
-NO_COUNT_WORDS = frozenset({"none", "no"})
+NO_COUNT_WORDS = frozenset({"none", "no", "没有", "无"})
 
 _HOW_MANY = re.compile(r"\bhow many\s+([^?.,;:]*)", re.IGNORECASE)
 _VERBS = frozenset({"does", "do", "did", "is", "are", "was", "were", "can", "could", "will", "would", "has"})
+#: "多少 X" or "几 X" up to punctuation: X is the unit a Chinese count may carry.
+_DUOSHAO = re.compile(r"(?:多少|几)\s*([^？?，,。.；;：:（(）)、！!]*)")
+#: Measure words that may stand for the whole unit ("3 个" for "多少个事件").
+_MEASURE_WORDS = "个次种处条段块行项"
+_ZH_COUNT = re.compile(r"([+-]?\d+|[零〇一二两三四五六七八九十]+)\s*(\S.*)", re.DOTALL)
 
 _QUOTES = "'\"`"
-_OPTION = re.compile(r"(?:^|(?<=[\s?:.;]))([A-Z])\) (.+?)(?=;\s+[A-Z]\) |$)", re.DOTALL)
-_LETTER = re.compile(r"\s*\(?\s*([A-Za-z])\s*\)?\s*[.)]?\s*")
-_SEPARATORS = re.compile(r"\s*(?:[,;/&]|\band\b)\s*", re.IGNORECASE)
+_OPTION = re.compile(r"(?:^|(?<=[\s?:.;？：。；，]))([A-Z])\) (.+?)(?=;\s+[A-Z]\) |；\s*[A-Z]\) |$)", re.S)
+_LETTER = re.compile(r"\s*[(（]?\s*([A-Za-z])\s*[)）]?\s*[.)．。）]?\s*")
+_SEPARATORS = re.compile(r"\s*(?:[,;/&，；、]|\band\b|和)\s*", re.IGNORECASE)
+_PARENTHESES = r"\(([^)]*)\)|（([^）]*)）"
 
 
 class UnreadableAnswer(ValueError):
@@ -100,6 +103,10 @@ def words(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
+def _unspaced(text: str) -> str:
+    return "".join(text.split()).casefold()
+
+
 # -- numbers -------------------------------------------------------------------------------------------
 
 
@@ -117,6 +124,9 @@ def whole_number(answer: Any) -> int:
             return int(text)
         if text.casefold() in NUMBER_WORDS:
             return NUMBER_WORDS[text.casefold()]
+        chinese = chinese_number(text)
+        if chinese is not None:
+            return chinese
         try:
             value = float(text)
         except ValueError:
@@ -128,6 +138,25 @@ def whole_number(answer: Any) -> int:
         raise UnreadableAnswer(f"{answer!r} is not a whole number") from None
 
 
+def chinese_number(text: str) -> int | None:
+    """``text`` as a number if it is a Chinese number word from 零 to 九十九 (两 alone is 2), else None.
+
+    Only well-formed words are read: 十二, 二十, 二十一, 十 and 〇; not 二二, 十十 or 一十二.
+    """
+    if text == "两":
+        return 2
+    if len(text) == 1 and text in CHINESE_DIGITS:
+        return CHINESE_DIGITS[text]
+    tens, ten, ones = text.partition("十")
+    if not ten or len(tens) > 1 or len(ones) > 1:
+        return None
+    if tens and (tens not in CHINESE_DIGITS or CHINESE_DIGITS[tens] < 2):
+        return None
+    if ones and (ones not in CHINESE_DIGITS or CHINESE_DIGITS[ones] == 0):
+        return None
+    return CHINESE_DIGITS.get(tens, 1) * 10 + CHINESE_DIGITS.get(ones, 0)
+
+
 def count_units(prompt: str) -> frozenset[str]:
     """The words that may follow the number in an answer to ``prompt``'s "How many X ...?", casefolded.
 
@@ -135,10 +164,15 @@ def count_units(prompt: str) -> frozenset[str]:
     the units are X and every ending of it, each also with its last word in the singular ("two-piece
     splits", "splits", "two-piece split", "split"). "How many of them ..." gives "of them" alone
     ("none of them"). None when the prompt asks no "how many".
+
+    A Chinese prompt's "多少 X" or "几 X" (X up to punctuation, at most 12 characters) gives X and 个; where X
+    starts with a measure word (个, 次, 种 ...), also the measure word alone and X without it, else 个X; where
+    X has 的, also what follows the last 的 ("多少个完整的行": 个完整的行, 个, 完整的行, 行; "多少字节": 字节,
+    个, 个字节). Chinese units are written without spaces ("3 个 U+FFFD" is read as "3" and "个U+FFFD").
     """
     match = _HOW_MANY.search(prompt)
     if not match:
-        return frozenset()
+        return _chinese_count_units(prompt)
     phrase: list[str] = []
     for word in match.group(1).split():
         if word.casefold() in _VERBS:
@@ -157,6 +191,21 @@ def count_units(prompt: str) -> frozenset[str]:
     return frozenset(units)
 
 
+def _chinese_count_units(prompt: str) -> frozenset[str]:
+    match = _DUOSHAO.search(prompt)
+    unit = _unspaced(match.group(1)) if match else ""
+    if not unit or len(unit) > 12:
+        return frozenset()
+    units = {unit, "个"}
+    if unit[0] in _MEASURE_WORDS:
+        units |= {unit[0], unit[1:]}
+    else:
+        units.add(f"个{unit}")  # "10 个字节" for "多少字节"
+    if "的" in unit:
+        units.add(unit.rpartition("的")[2])
+    return frozenset(u for u in units if u)
+
+
 def count(answer: Any, units: frozenset[str] = frozenset()) -> int:
     """``answer`` as a count: any form :func:`whole_number` reads, ``"none"``/``"no"`` as 0, and either of
     those followed by one of ``units`` (see :func:`count_units`). Other words after a number are refused."""
@@ -164,8 +213,11 @@ def count(answer: Any, units: frozenset[str] = frozenset()) -> int:
         return whole_number(answer)
     text = unquote(answer.strip()).strip()
     number, _, rest = text.partition(" ")
+    chinese = _ZH_COUNT.fullmatch(text)
     if rest and words(rest) in units:
         text = number
+    elif chinese and _unspaced(chinese.group(2)) in units:
+        text = chinese.group(1)  # "3 个", "三个", "十个字节"
     if text.casefold() in NO_COUNT_WORDS:
         return 0
     try:
@@ -177,7 +229,7 @@ def count(answer: Any, units: frozenset[str] = frozenset()) -> int:
 def whole_numbers(answer: Any) -> list[int]:
     """``answer`` as a list of ints: a list (tuple, set) of numbers, one number, or numbers in a string."""
     if isinstance(answer, str):
-        parts = [p for p in re.split(r"[\s,;\[\]()]+|\band\b", answer.strip()) if p]
+        parts = [p for p in re.split(r"[\s,;\[\]()，；、（）【】]+|\band\b|和", answer.strip()) if p]
         return [whole_number(p) for p in parts]
     if isinstance(answer, Iterable):
         return [whole_number(x) for x in answer]
@@ -191,10 +243,12 @@ def parse_options(prompt: str) -> dict[str, str]:
     """The options of a multiple-choice prompt, ``"... A) x; B) y; C) z"``, as ``{"A": "x", ...}``.
 
     The last option ends at the end of the prompt or at a sentence that follows it (``". Give a list"``).
+    A Chinese prompt separates its options with a full-width semicolon (``"A) 分块；B) 字符"``), and a
+    sentence after the last one starts after a full stop ``。``.
     """
     options = {}
     for match in _OPTION.finditer(prompt):
-        text = re.split(r"\.\s+(?=[A-Z])", match.group(2).strip())[0]
+        text = re.split(r"\.\s+(?=[A-Z])|。", match.group(2).strip())[0]
         options[match.group(1)] = text.strip()
     return options
 
@@ -205,8 +259,9 @@ def option_forms(text: str, aliases: Iterable[str] = ()) -> tuple[set[str], set[
     quoted = re.match(r"""(['"])(.*?)\1""", text)
     if quoted:
         exact.add(quoted.group(2))
-    bare = re.sub(r"\s*\([^)]*\)", "", text).strip()
-    forms = {text, bare, *re.findall(r"\(([^)]*)\)", text), *aliases}
+    bare = re.sub(r"\s*(?:\([^)]*\)|（[^）]*）)", "", text).strip()
+    inside = [a or b for a, b in re.findall(_PARENTHESES, text)]
+    forms = {text, bare, *inside, *aliases}
     folded = {_option_words(f) for f in forms if not re.fullmatch(r"""\s*(['"]).*\1\s*""", f)}
     return {f for f in folded if f}, exact
 
@@ -216,23 +271,43 @@ def _option_words(text: str) -> str:
 
 
 class Options:
-    """The options of one choice question, and how a learner's item (a letter or words) maps to one."""
+    """The options of one choice question, and how a learner's item (a letter or words) maps to one.
 
-    def __init__(self, prompt: str, aliases: Mapping[str, Iterable[str]] | None = None) -> None:
+    ``texts`` are the options of ``prompt`` (what the learner reads). Each prompt in ``also`` (the same
+    question in another language) must have the same letters; its options' words are more forms of the
+    same letters, so that a Chinese learner may answer with the English words too.
+    """
+
+    def __init__(
+        self, prompt: str, aliases: Mapping[str, Iterable[str]] | None = None, also: Iterable[str] = ()
+    ) -> None:
         self.texts = parse_options(prompt)
         aliases = aliases or {}
         unknown = set(aliases) - set(self.texts)
         if unknown:
             raise ValueError(f"aliases for options the prompt does not have: {sorted(unknown)}")
         self.forms = {x: option_forms(text, aliases.get(x, ())) for x, text in self.texts.items()}
+        for other in also:
+            texts = parse_options(other)
+            if list(texts) != list(self.texts):
+                raise ValueError(f"the prompts' options differ: {self.letters} and {''.join(texts)}")
+            for x, text in texts.items():
+                forms, exact = option_forms(text)
+                self.forms[x][0].update(forms)
+                self.forms[x][1].update(exact)
 
     @property
     def letters(self) -> str:
         return "".join(self.texts)
 
     def describe(self) -> str:
+        """The option letters as the learner reads them: "A to D", "A or B" (in the current language)."""
         letters = self.letters
-        return f"{letters[0]} to {letters[-1]}" if len(letters) > 2 else " or ".join(letters)
+        if len(letters) > 2:
+            return i18n.text("exercises.options.range", first=letters[0], last=letters[-1])
+        if len(letters) == 2:
+            return i18n.text("exercises.options.pair", first=letters[0], second=letters[1])
+        return letters
 
     def letter(self, item: Any) -> str | None:
         """The option ``item`` names, or None if it names none. Raises :class:`AmbiguousAnswer`."""
@@ -304,9 +379,9 @@ def _bool(answer: Any) -> str:
     if isinstance(answer, bool):
         return str(answer)
     word = unquote(str(answer).strip()).strip().casefold()
-    if word in {"true", "yes"}:
+    if word in {"true", "yes", "对", "是", "正确"}:
         return "True"
-    if word in {"false", "no"}:
+    if word in {"false", "no", "错", "否", "错误"}:
         return "False"
     raise UnreadableAnswer(f"not a yes/no answer: {answer!r}")
 

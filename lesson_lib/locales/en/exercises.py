@@ -1,0 +1,24 @@
+"""What check() says, in English, whatever the question (lesson_lib.exercises): the verdict, the messages for
+an unanswered, unreadable, ambiguous, wrongly cased or too general answer, and the form each kind wants."""
+
+STRINGS = {
+    "exercises.result.correct": "{key} ✓ correct: {message}",
+    "exercises.result.not_yet": "{key} ✗ not yet: {message}",
+    "exercises.question": "Question {key}: {prompt}",
+    "exercises.unanswered": "write your answer in place of ... and run the cell again. {prompt}",
+    "exercises.ambiguous": "{shown} fits more than one option ({letters}): be more specific, or give a letter.",
+    "exercises.letters_joiner": " and ",
+    "exercises.unreadable": "this question wants {wants}. {hint}",
+    "exercises.wrong_case": "the right text in the wrong case: this is compared exactly as it is sent, and on the wire case matters (a client compares the bytes).",
+    "exercises.too_general": "right family, be more specific: {shown} is true, but too general. {hint}",
+    "exercises.kinds.int": "a whole number (an int)",
+    "exercises.kinds.ints": "a list of whole numbers (a list of ints)",
+    "exercises.kinds.choice": "one option, {options} (its letter, or its words)",
+    "exercises.kinds.choices": "a list of options from {options} (letters in a list or separated by commas, or their words)",
+    "exercises.kinds.bool": "True or False",
+    "exercises.kinds.word": "a word (a string)",
+    "exercises.kinds.literal": "an exact string, written as it is sent",
+    "exercises.options.range": "{first} to {last}",
+    "exercises.options.pair": "{first} or {second}",
+    "exercises.options.unlisted": "the letters in the question",
+}

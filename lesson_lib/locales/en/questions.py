@@ -1,0 +1,261 @@
+"""The check-your-understanding questions of lessons 00-10, in English: prompt, hint, targeted hints
+(``hints.<name>``, for a likely wrong answer) and explanation of each (see lesson_lib.exercises)."""
+
+STRINGS = {
+    # 00.held_layer
+    "questions.00.held_layer.prompt": "Which boundary's state is 'the 0-3 bytes of an unfinished character'? A) chunk; B) character; C) line; D) event; E) completion",
+    "questions.00.held_layer.hint": "Which layer turns bytes into text, and what must it remember between reads?",
+    "questions.00.held_layer.hints.A": "The chunk boundary carries no state: a read is just some bytes.",
+    "questions.00.held_layer.explanation": "The character layer: the UTF-8 decoder holds the start of a character until the rest arrives.",
+    # 00.closed_socket
+    "questions.00.closed_socket.prompt": "True or False: when the connection closes cleanly, the answer is complete.",
+    "questions.00.closed_socket.hint": "Who decides that an answer is finished: the transport, or the service?",
+    "questions.00.closed_socket.explanation": "False: only the service's own terminal signal says the answer is finished; a clean close can come at any point.",
+    # 00.openai_done
+    "questions.00.openai_done.prompt": "What does an OpenAI Chat Completions stream send as its very last data line? (the literal, without 'data: ')",
+    "questions.00.openai_done.hint": "It is not JSON. Look at the last lines of data/openai-chat/completed.sse.",
+    "questions.00.openai_done.hints.data_line": "That is the whole line, field name included. The question asks for what comes after the 'data: ' prefix: write only that.",
+    "questions.00.openai_done.hints.DONE": "Close. Look at the exact bytes of the last data line in data/openai-chat/completed.sse: is the word alone, or are there characters around it?",
+    "questions.00.openai_done.explanation": "The literal [DONE], exactly so: a client compares it byte for byte. It is the Chat Completions wire format's sentinel (OpenAI-compatible servers send it too); Anthropic, Gemini, Responses and Ollama end otherwise.",
+    # 01.bytes
+    "questions.01.bytes.prompt": "How many bytes does '你好🙂' take in UTF-8?",
+    "questions.01.bytes.hint": "Count each character's bytes, not the characters: how many does len(c.encode()) give for each character c of the string?",
+    "questions.01.bytes.hints.3": "3 is the number of characters. The network counts bytes.",
+    "questions.01.bytes.explanation": "3 + 3 + 4 = 10 bytes for 3 characters: a read can end after any of them.",
+    # 01.corrupting_cuts
+    "questions.01.corrupting_cuts.prompt": "'café' is 5 bytes. Cutting it into two reads at byte 1, 2, 3 or 4: at which cuts does decoding each read on its own corrupt the text? Give a list of cut positions.",
+    "questions.01.corrupting_cuts.hint": "Only a cut that falls inside a multi-byte character hurts. Which character of 'café' has more than one byte, and where are its bytes?",
+    "questions.01.corrupting_cuts.hints.3": "Cut 3 is just before é: both of its bytes arrive together in the second read.",
+    "questions.01.corrupting_cuts.explanation": "Only cut 4 falls inside é (bytes 3 and 4); every other cut is between characters.",
+    # 01.held_max
+    "questions.01.held_max.prompt": "At most how many bytes can an incremental UTF-8 decoder hold between two reads?",
+    "questions.01.held_max.hint": "It holds only the start of a character that has not finished. How long is the longest unfinished start?",
+    "questions.01.held_max.hints.4": "Once a character's fourth byte has arrived, is there anything left for the decoder to wait for? What does it do with a complete character?",
+    "questions.01.held_max.explanation": "The longest UTF-8 character has 4 bytes, so an unfinished one has at most 3.",
+    # 01.final
+    "questions.01.final.prompt": "A stream's last bytes are F0 9F 99, the first three bytes of 🙂. Which exception does IncrementalUTF8Decoder().close() raise? (its class name)",
+    "questions.01.final.hint": "close() is final=True: it is the one call that can tell an unfinished character from a finished stream. Try it in a cell.",
+    "questions.01.final.explanation": "TruncatedCharacterError, a UnicodeDecodeError that names the offset of the unfinished character.",
+    # 01.replace
+    "questions.01.replace.prompt": "Why is errors='replace' on each read worse than an exception? A) it is slower; B) it turns a cut in the transport into silently wrong text; C) it cannot decode Chinese; D) it raises later",
+    "questions.01.replace.hint": "Think about what the reader of the answer sees, and whether anyone is told that something went wrong.",
+    "questions.01.replace.hints.C": "It decodes Chinese perfectly when a character arrives whole; the trouble is only at cuts.",
+    "questions.01.replace.explanation": "A U+FFFD in the answer looks like data; nobody is told the bytes were fine and the client was wrong.",
+    # 02.lines
+    "questions.02.lines.prompt": "Under the SSE rules, how many complete lines does 'a\\r\\nb\\rc\\n\\nd' contain (the d has no line ending yet)?",
+    "questions.02.lines.hint": "CRLF, a lone CR and a lone LF each end one line. Find every ending: what is before each one? And does the text after the last ending have one?",
+    "questions.02.lines.hints.3": "Look between the two LFs of '\\n\\n': is there a line there, and does an empty line count?",
+    "questions.02.lines.hints.5": "Which line endings did you count, and does every piece you counted end with one?",
+    "questions.02.lines.explanation": "a, b, c and one empty line: 4. 'd' waits in the line buffer for its ending.",
+    # 02.cr_lf_across
+    "questions.02.cr_lf_across.prompt": "A read ends with CR and the next read starts with LF. How many line endings is that?",
+    "questions.02.cr_lf_across.hint": "What would it be if both bytes had arrived in the same read? The reads must not change the answer.",
+    "questions.02.cr_lf_across.hints.2": "If there were two endings, what would sit between them, and what does that do in SSE? Would the same two bytes, arriving together, give that?",
+    "questions.02.cr_lf_across.explanation": "One: the CR ends the line at once, and the LF that follows it is part of the same ending.",
+    # 02.splitlines
+    "questions.02.splitlines.prompt": "Which characters does str.splitlines() treat as line breaks although SSE and JSON treat them as data? A) LF; B) U+0085 (NEL); C) U+2028; D) CR. Give a list of letters.",
+    "questions.02.splitlines.hint": "Try 'x\\x85y\\u2028z'.splitlines() in a cell, then look up which characters end a line in SSE.",
+    "questions.02.splitlines.explanation": "NEL and U+2028 (and FF, VT, U+2029 ...) split under splitlines() but are ordinary characters inside an event.",
+    # 02.pending
+    "questions.02.pending.prompt": "After LineSplitter().feed('data: 你') and then .feed('好'), what is its pending_text?",
+    "questions.02.pending.hint": "No line ending has arrived yet. What does the splitter do with text until one does?",
+    "questions.02.pending.hints.empty": "Has anything been thrown away? Where does text that has no line ending yet go?",
+    "questions.02.pending.explanation": "'data: 你好': the unfinished line waits, in pieces joined once, until its ending arrives.",
+    # 03.events
+    "questions.03.events.prompt": "How many events does parse_sse dispatch for 'data: a\\n\\ndata\\n\\n: ping\\n\\nevent: x\\n\\n'?",
+    "questions.03.events.hint": "An event is dispatched on a blank line only if its data buffer is not empty. A field name with no colon is a field with an empty value.",
+    "questions.03.events.hints.1": "Look at the second block, a bare 'data' line: which field is it, and what is in the data buffer when its blank line arrives?",
+    "questions.03.events.hints.4": "Does every blank line dispatch? What is in the data buffer when the blank line after ': ping' arrives, and after 'event: x'?",
+    "questions.03.events.explanation": "Two: 'a', and '' from the bare 'data' line. The comment block and the event with only a type have no data.",
+    # 03.space
+    "questions.03.space.prompt": "What is the data of the event 'data:  x' followed by a blank line (two spaces after the colon)? A) 'x'; B) ' x' (one space); C) '  x' (two spaces)",
+    "questions.03.space.hint": "Read the field rule in WHATWG 'Interpreting an event stream': what, exactly, may be removed from the value after the colon? Or ask parse_sse([b'data:  x\\n\\n']) in a cell.",
+    "questions.03.space.hints.A": "The rule does not strip leading whitespace in general. Read it again: what, exactly, does it remove?",
+    "questions.03.space.hints.C": "The value is not kept as it is: the rule removes something from its start. What, and how much?",
+    "questions.03.space.explanation": "Exactly one space is removed, so one remains.",
+    # 03.id
+    "questions.03.id.prompt": "After 'id: 7\\ndata: a\\n\\nid\\ndata: b\\n\\n', what is the parser's last_event_id? A) '7'; B) '' (empty); C) None",
+    "questions.03.id.hint": "Take the second event line by line: a line without a colon is a field too. Which field, with what value, and what does the id field do with the value it gets?",
+    "questions.03.id.hints.A": "The first event set it to '7'. Look at the second event's first line: which field is it, and what value does it carry?",
+    "questions.03.id.hints.C": "last_event_id is a string from the start, never None. What string does the second event leave?",
+    "questions.03.id.explanation": "An empty id resets the last event ID: a reconnecting client would send no Last-Event-ID.",
+    # 03.json_when
+    "questions.03.json_when.prompt": "When may a client call json.loads on the data of an SSE stream? A) on each data line; B) on each read; C) when the blank line dispatches the event",
+    "questions.03.json_when.hint": "Can one JSON value span several data lines? Several reads? At which moment is it sure to be whole?",
+    "questions.03.json_when.explanation": "Only the dispatched event holds the whole value; a data line or a read may hold part of it.",
+    # 03.framing
+    "questions.03.framing.prompt": "Which framing does Ollama's /api/chat stream use? A) Server-Sent Events; B) NDJSON; C) one growing JSON array",
+    "questions.03.framing.hint": "Look at its Content-Type, or at the capture in data/ollama.",
+    "questions.03.framing.explanation": "application/x-ndjson: one JSON object per LF-terminated line.",
+    # 04.done_owner
+    "questions.04.done_owner.prompt": "Which service ends its stream with data: [DONE]? A) OpenAI Chat Completions; B) OpenAI Responses; C) Anthropic Messages; D) Gemini",
+    "questions.04.done_owner.hint": "Look at the last event of each completed capture in section 2.",
+    "questions.04.done_owner.hints.B": "Responses has its own terminal event type, and no [DONE].",
+    "questions.04.done_owner.explanation": "Of these four, only Chat Completions (OpenAI-compatible servers copy its wire format). Responses ends with response.completed, Anthropic with message_stop, Gemini with a finishReason.",
+    # 04.clean_eof
+    "questions.04.clean_eof.prompt": "The body ends cleanly right after a complete event, but no terminal signal came. What outcome does consume() report? (one word)",
+    "questions.04.clean_eof.hint": "The framing is whole; what is missing is the service saying it finished.",
+    "questions.04.clean_eof.hints.completed": "Nothing in the bytes says the service finished: a closed socket is not a finished answer.",
+    "questions.04.clean_eof.hints.incomplete": "incomplete needs the service's own terminal signal, with a cut reason. Here there is none.",
+    "questions.04.clean_eof.explanation": "truncated, with truncated_at='completion': every unit was whole, and the service never said done.",
+    # 04.length
+    "questions.04.length.prompt": "The terminal signal arrives and the finish reason is 'length'. What outcome? (one word)",
+    "questions.04.length.hint": "The service did say it stopped. Did it say the answer was whole?",
+    "questions.04.length.hints.completed": "The service ended the stream, yes. What does a finish reason of 'length' say about the answer: did the model finish it, or did something stop it?",
+    "questions.04.length.explanation": "incomplete: the service ended the stream, but the answer was cut at the token limit.",
+    # 04.anthropic_terminal
+    "questions.04.anthropic_terminal.prompt": "What is the type of Anthropic's terminal event? (its name)",
+    "questions.04.anthropic_terminal.hint": "Look at the last event of data/anthropic-messages/completed.sse.",
+    "questions.04.anthropic_terminal.hints.message_delta": "message_delta carries the stop_reason; one more event follows it.",
+    "questions.04.anthropic_terminal.explanation": "message_stop, after the message_delta that carries stop_reason.",
+    # 04.gemini_cut
+    "questions.04.gemini_cut.prompt": "True or False: with a Gemini model that puts finishReason STOP on every chunk, a client can tell a stream cut exactly between two events from a finished one.",
+    "questions.04.gemini_cut.hint": "Try it in section 7: what does the last complete event say, in both cases?",
+    "questions.04.gemini_cut.explanation": "False: every event looks like the last one. The framing proves nothing more; only the JSON array form's closing ] would.",
+    # 05.ping_progress
+    "questions.05.ping_progress.prompt": "True or False: an Anthropic ping event moves the business-progress clock.",
+    "questions.05.ping_progress.hint": "What does a ping prove: that the connection is alive, or that the answer is advancing?",
+    "questions.05.ping_progress.explanation": "False: a ping moves the byte and event clocks only. A stream that only pings is alive, not progressing.",
+    # 05.which_clock
+    "questions.05.which_clock.prompt": "A proxy trickles one byte a second and no event ever completes. With limits of 30 s (bytes), 60 s (events) and 120 s (progress), which trips first? A) byte_idle; B) event_idle; C) progress_idle",
+    "questions.05.which_clock.hint": "Bytes keep arriving, so one clock keeps moving. Which two do not, and which of them has the smaller limit?",
+    "questions.05.which_clock.hints.A": "A byte arrives every second: the byte clock never gets old.",
+    "questions.05.which_clock.hints.C": "The progress clock is stuck, but is it the only one? Find every clock that stops moving, then compare their limits.",
+    "questions.05.which_clock.explanation": "event_idle: bytes arrive, so the byte clock is fresh, but no event completes for 60 s.",
+    # 05.limit
+    "questions.05.limit.prompt": "A line exceeds max_line_chars. What does consume() do? A) cut the line and go on; B) drop the event and go on; C) stop with outcome limit_exceeded, naming the limit and the byte offset",
+    "questions.05.limit.hint": "A limit that drops bytes and carries on turns a resource problem into silently wrong data.",
+    "questions.05.limit.explanation": "It stops: limit_exceeded, which limit, where, and the source is closed. Nothing is dropped silently.",
+    # 05.closes
+    "questions.05.closes.prompt": "The caller breaks out of a stream_updates loop early and closes the generator. How many times is the chunk source closed?",
+    "questions.05.closes.hint": "Follow this path: closing the generator raises GeneratorExit at its yield. Which code runs then, and does any other code close the source as well?",
+    "questions.05.closes.hints.0": "Closing the generator raises GeneratorExit at its yield. Which block of the generator runs then, and what does it do with the source?",
+    "questions.05.closes.hints.2": "Closing a source twice would be a bug of its own. Which code closes it, and can that code run twice on this path?",
+    "questions.05.closes.explanation": "Exactly once, in the generator's finally, whatever the path.",
+    # 06.replace_count
+    "questions.06.replace_count.prompt": "A server sends 'data: 你好' cut one byte into 你: the first read ends with e4, the second starts with bd a0. A client decodes each read on its own with errors='replace'. How many U+FFFD characters does it produce?",
+    "questions.06.replace_count.hint": "Count read by read: decode each read on its own with errors='replace' in a cell, or ask which invalid pieces each read holds. Python replaces each maximal invalid piece by one U+FFFD: can bytes that have lost their lead byte form one piece together?",
+    "questions.06.replace_count.hints.1": "That counts the first read's lone lead byte. Now the second read: what do its first bytes become without the lead byte before them?",
+    "questions.06.replace_count.hints.2": "Look at the second read on its own. A continuation byte without its lead byte is invalid; can two of them make one invalid piece, or is each one its own?",
+    "questions.06.replace_count.explanation": "3: one for e4 at the end of the first read, and one each for bd and a0 at the start of the second. One character became three wrong ones, and nobody was told.",
+    # 06.sdk_truncated
+    "questions.06.sdk_truncated.prompt": "Served whole, openai-chat/truncated_clean_boundary ends cleanly one event before [DONE]. What does iterating the openai SDK's stream do? A) raises APIConnectionError; B) ends without an exception, with a shorter text; C) raises a JSON error; D) waits for [DONE] until a timeout",
+    "questions.06.sdk_truncated.hint": "The HTTP body ended properly: nothing at the transport level went wrong. Does the SDK check for [DONE] at the end?",
+    "questions.06.sdk_truncated.hints.A": "APIConnectionError is what a dropped connection gives (no terminating chunk). Here the body ended properly.",
+    "questions.06.sdk_truncated.hints.D": "The server finished the body; there is nothing left to wait for.",
+    "questions.06.sdk_truncated.explanation": "B: the SDK stops iterating at the end of the body and raises nothing. Only a check for the terminal signal, as consume() makes, says truncated.",
+    # 06.heartbeat_inside
+    "questions.06.heartbeat_inside.prompt": "A proxy injects the heartbeat ': ping' and its blank line inside one event, between its lines 'data: a' and 'data: b': the bytes are 'data: a\\n: ping\\n\\ndata: b\\n\\n'. How many events does a spec-conforming parser dispatch?",
+    "questions.06.heartbeat_inside.hint": "The comment line itself is ignored. What does the blank line after it do to the event being built?",
+    "questions.06.heartbeat_inside.hints.1": "The comment line is ignored. Is the blank line after it ignored too? What does a blank line do to the event built so far?",
+    "questions.06.heartbeat_inside.explanation": "2: the blank line dispatches 'a' early and 'b' becomes an event of its own. That is why the replay server puts heartbeats only at event boundaries.",
+    # 06.resume_without_ids
+    "questions.06.resume_without_ids.prompt": "An OpenAI Chat Completions stream drops mid-answer. What can the client do? A) reconnect with Last-Event-ID and receive the rest; B) nothing resumes it: its events carry no id, and sending the request again starts a new answer, with its cost and side effects; C) the SDK reconnects and resumes by itself",
+    "questions.06.resume_without_ids.hint": "Look at the capture's events: which field would a reconnecting client send back, and is it there?",
+    "questions.06.resume_without_ids.hints.A": "Last-Event-ID needs events with id fields. Parse the capture and look at each event's last_event_id.",
+    "questions.06.resume_without_ids.hints.C": "The SDKs do not reconnect a stream that broke after its 200; they end or raise.",
+    "questions.06.resume_without_ids.explanation": "B: no id field, so no Last-Event-ID to send. A retry is a new request: report the truncation and decide, never stitch two answers together.",
+    # 07.splits
+    "questions.07.splits.prompt": "How many two-piece splits does a 10-byte body have?",
+    "questions.07.splits.hint": "A cut sits between two bytes, with at least one byte on each side.",
+    "questions.07.splits.hints.10": "Where can a cut go? Does a cut at 0, or at 10, leave two pieces with bytes in them?",
+    "questions.07.splits.hints.11": "Where can a cut go? Does a cut at 0, or at 10, leave two pieces with bytes in them?",
+    "questions.07.splits.explanation": "9: cut after byte 1, 2, ..., 9.",
+    # 07.every_boundary
+    "questions.07.every_boundary.prompt": "Which chunking makes every byte boundary a read boundary at once? A) one whole read; B) a two-piece split; C) one-byte reads; D) a random partition",
+    "questions.07.every_boundary.hint": "How many cuts does each chunking make?",
+    "questions.07.every_boundary.explanation": "One-byte reads cut everywhere at once: the harshest single chunking.",
+    # 07.reference
+    "questions.07.reference.prompt": "What should the results of a chunked parse be compared with? A) the parse of the same bytes in one read; B) a hand-written expected list only; C) another library's output",
+    "questions.07.reference.hint": "The property is 'the chunking does not matter'. What is the chunking-free answer?",
+    "questions.07.reference.hints.C": "Other libraries differ from the spec in known ways; they are a second opinion, not the reference.",
+    "questions.07.reference.explanation": "The unfragmented parse: any difference is caused by the cuts alone.",
+    # 07.proof
+    "questions.07.proof.prompt": "True or False: passing every two-piece split and one-byte reads proves the parser right for every chunking into three or more reads.",
+    "questions.07.proof.hint": "Which combinations of cuts have these tests never tried?",
+    "questions.07.proof.explanation": "False: they try each cut alone and all cuts at once, not every combination. Property tests sample more; none is a proof.",
+    # 08.heartbeat_clock
+    "questions.08.heartbeat_clock.prompt": "A generation hangs, but the server sends a ping comment every 5 s. The client set idle_timeout=30 and progress_timeout=60. Which clock runs out? A) idle_timeout; B) progress_timeout; C) neither: the stream waits forever",
+    "questions.08.heartbeat_clock.hint": "Ask of each clock what moves it: does a ping carry any bytes, and does it carry any of the answer?",
+    "questions.08.heartbeat_clock.hints.A": "Pings arrive every 5 s, and a ping is bytes: the idle clock is reset by each one.",
+    "questions.08.heartbeat_clock.hints.C": "Take each clock in turn: what resets it, and does a ping do that? A clock that nothing resets, what does it do at its limit?",
+    "questions.08.heartbeat_clock.explanation": "progress_timeout: the pings are bytes, so the idle clock stays fresh, but no text or stage arrives, so after 60 s the progress clock runs out. Without it, the stream would hang behind its pings.",
+    # 08.aclosing
+    "questions.08.aclosing.prompt": "True or False: you break out of `async for update in updates:` (updates = astream_http_updates(...), kept in a variable, no aclosing), and the HTTP connection is closed at the break.",
+    "questions.08.aclosing.hint": "A sync generator runs its finally when it is closed; who closes an async generator, and when can its cleanup (which awaits) run?",
+    "questions.08.aclosing.explanation": "False: an async generator's cleanup must be awaited, so nothing runs it at the break. It happens when the object is dropped (the loop's asyncgen hooks schedule it) or at loop shutdown. `async with contextlib.aclosing(...)` closes it at the break.",
+    # 08.cancel
+    "questions.08.cancel.prompt": "The task awaiting aconsume(...) is cancelled mid-stream. What does the awaiting code see? A) a StreamResult with outcome cancelled; B) CancelledError, raised after the source was closed; C) nothing: the cancellation is swallowed and the stream is read to its end",
+    "questions.08.cancel.hint": "Task cancellation is how asyncio.timeout() and TaskGroup stop work. What would they do if the code they cancelled returned normally?",
+    "questions.08.cancel.hints.A": "The outcome 'cancelled' is for the cancel= option. Task cancellation belongs to asyncio: what must a coroutine do with it?",
+    "questions.08.cancel.hints.C": "A swallowed cancellation leaves asyncio.timeout() waiting for a task that pretends nothing happened.",
+    "questions.08.cancel.explanation": "CancelledError, after the finally closed the source. An outcome 'cancelled' is for the cancel= option (a stop button); task cancellation must propagate, or timeouts and task groups break.",
+    # 08.mcp_eof
+    "questions.08.mcp_eof.prompt": "An MCP Streamable HTTP response stream (the 2025-11-25 revision, which has resumption) ends cleanly after an event with an id, before the JSON-RPC response arrived. What is it? A) completed: the body ended cleanly; B) truncated at completion, and the client may resume it with GET and Last-Event-ID; C) a lost answer that must be requested again",
+    "questions.08.mcp_eof.hint": "Two questions: did the service say it was done, and did it give the client a way back in?",
+    "questions.08.mcp_eof.hints.A": "A clean end of body is never the service's own 'done'. What would be, in MCP?",
+    "questions.08.mcp_eof.hints.C": "Look at what the stream sent before it ended: an event id. What can a client do with one?",
+    "questions.08.mcp_eof.explanation": "Truncated at completion, as every stream without its terminal signal; but in MCP the server may close early, and the event id lets the client resume. For an LLM API the same EOF is a lost answer.",
+    # 08.resumable
+    "questions.08.resumable.prompt": "Which of these can continue a dropped stream without sending the request again? A) OpenAI Chat Completions; B) OpenAI Responses started with background: true; C) MCP Streamable HTTP in its 2025-11-25 revision, whose events carry ids; D) Anthropic Messages",
+    "questions.08.resumable.hint": "To continue you need a position the server understands: an SSE event id or a sequence number it can replay after. Which streams give you one, and keep the answer on the server?",
+    "questions.08.resumable.explanation": "Responses in background mode (starting_after=N replays the events after sequence number N) and MCP in its 2025-11-25 revision (GET with Last-Event-ID; the 2026-07-28 revision removed it). Chat Completions and Messages carry no position: re-sending starts a new answer.",
+    # 09.naive_fragments
+    "questions.09.naive_fragments.prompt": "In the capture openai-chat/tools_parallel, call 0's arguments arrive in six fragments. How many of them does json.loads accept on its own?",
+    "questions.09.naive_fragments.hint": "Look at where each fragment starts and ends: inside a key, a string, a number?",
+    "questions.09.naive_fragments.hints.1": "Which one did you count? What does json.loads say when you run it on that fragment alone, in a cell?",
+    "questions.09.naive_fragments.hints.6": "Try one of them: '{{\"ci' is the first.",
+    "questions.09.naive_fragments.explanation": "Zero: every fragment is a piece of JSON text cut anywhere; only the joined text, once the call is closed, is a value.",
+    # 09.done_missing
+    "questions.09.done_missing.prompt": "True or False: in openai-chat/tools_truncated_before_done every fragment arrived and the finish reason said tool_calls, so the calls are complete.",
+    "questions.09.done_missing.hint": "Which event is the last word of a Chat Completions stream, and did it arrive?",
+    "questions.09.done_missing.explanation": "False: in Chat Completions nothing closes one call; the stream's own end ([DONE] after a whole-answer finish reason) closes them all. Without it, more could have come.",
+    # 09.anthropic_close
+    "questions.09.anthropic_close.prompt": "Which Anthropic event closes a tool_use call? A) message_stop; B) content_block_stop; C) message_delta with stop_reason tool_use; D) the last input_json_delta",
+    "questions.09.anthropic_close.hint": "Calls live in content blocks. What ends one block, before the message ends?",
+    "questions.09.anthropic_close.hints.A": "message_stop ends the message: by then the call was closed long before.",
+    "questions.09.anthropic_close.hints.D": "How would the client know a delta was the last one, before something says so?",
+    "questions.09.anthropic_close.explanation": "content_block_stop: the block, and with it the call, is whole. The message may still be cut after it, so the answer around the call is not final yet.",
+    # 09.reasoning_where
+    "questions.09.reasoning_where.prompt": "Where does lesson_lib put delta.reasoning_content (DeepSeek)? A) in text; B) in reasoning_text; C) in tool_calls; D) nowhere, it is dropped",
+    "questions.09.reasoning_where.hint": "Reasoning is not the answer, and nothing received is dropped.",
+    "questions.09.reasoning_where.hints.A": "Then a UI could not tell thinking from answering.",
+    "questions.09.reasoning_where.hints.D": "lesson_lib drops nothing it reads.",
+    "questions.09.reasoning_where.explanation": "reasoning_text: kept, and kept apart, so a UI can show it differently and never store it as the answer.",
+    # 09.surrogate
+    "questions.09.surrogate.prompt": "One fragment ends with \\ud83d and the next starts with \\ude80. What does the closed call's parsed value hold there? A) two U+FFFD; B) 🚀; C) nothing: the call has an error; D) two lone surrogates",
+    "questions.09.surrogate.hint": "The escapes are JSON text: what does json.loads make of the two halves once they are side by side?",
+    "questions.09.surrogate.hints.D": "That is what decoding each fragment on its own would give. Is each fragment decoded on its own here, or what happens to the fragments before json.loads sees them?",
+    "questions.09.surrogate.hints.A": "Nothing is decoded per fragment, so nothing is replaced.",
+    "questions.09.surrogate.explanation": "🚀: the fragments are joined as text first, so the pair is whole when the JSON is parsed.",
+    # 10.fffd_count
+    "questions.10.fffd_count.prompt": "Through the per-chunk-decode relay, one upstream read ends after the first byte of 你 (3 bytes in UTF-8) and the next read starts with its other two. How many U+FFFD does the client get where 你 was?",
+    "questions.10.fffd_count.hint": "Decode each read alone with errors='replace' in a cell: what does the lone lead byte become, and what does each of the two bytes that follow it become?",
+    "questions.10.fffd_count.hints.1": "That is what the first read gives. What does the decoder make of the second read's first bytes, which belong to no character that started in that read?",
+    "questions.10.fffd_count.hints.2": "Count the replacements of both reads, not of one of them.",
+    "questions.10.fffd_count.explanation": "Three: the lead byte alone is one replacement, and Python replaces each of the two continuation bytes that start the next read on its own. Browsers' TextDecoder does the same.",
+    # 10.regex_whole
+    "questions.10.regex_whole.prompt": "True or False: a relay that splits each read on a blank line, with no buffer kept between reads, passes a test that sends every upstream body in one single read.",
+    "questions.10.regex_whole.hint": "With one read per body, where can a read boundary fall inside an event?",
+    "questions.10.regex_whole.explanation": "True, which is why the bug ships: every event is whole inside the one read. Only a test that cuts the body (every two-piece split) finds it.",
+    # 10.eventsource
+    "questions.10.eventsource.prompt": "Which of these can a browser's EventSource do? A) send a POST body with the prompt; B) send an Authorization header; C) decode a character cut across two reads; D) tell a clean end of body from a finished answer",
+    "questions.10.eventsource.hint": "Its constructor takes a URL and one option. What is left for it to do well?",
+    "questions.10.eventsource.hints.A": "new EventSource(url, {{withCredentials}}) has nowhere to put a body, and it only sends GET.",
+    "questions.10.eventsource.hints.B": "Only cookies (withCredentials) go with it; a page that needs a token header uses fetch.",
+    "questions.10.eventsource.hints.D": "Only an event that says so can tell, the service's terminal event or the relay's outcome.",
+    "questions.10.eventsource.explanation": "C: the HTML standard decodes an event stream as one stream, holding a cut character; but EventSource only sends GET without custom headers, and a clean end of body says nothing about the answer.",
+    # 10.cancel
+    "questions.10.cancel.prompt": "The browser tab closes while the correct relay is streaming. What closes the upstream connection? A) the upstream notices that nobody reads; B) the relay cancels the request's task on http.disconnect, and lesson_lib closes the upstream response; C) the garbage collector; D) the upstream's idle timeout",
+    "questions.10.cancel.hint": "The upstream is still sending to the relay, and the relay is still reading: who has to stop first?",
+    "questions.10.cancel.hints.A": "The relay is still reading from the upstream: the upstream sees a healthy reader.",
+    "questions.10.cancel.hints.D": "The upstream is sending all the time, so its idle timeout never fires.",
+    "questions.10.cancel.hints.C": "Nothing is garbage while the task still reads.",
+    "questions.10.cancel.explanation": "B: the ASGI server tells the app that the client left; the relay cancels the pipeline's task, and the async reader closes the upstream response on cancellation, within a second.",
+    # 10.invented
+    "questions.10.invented.prompt": "The upstream dropped mid-answer; the invent-finish relay then sent finish_reason stop and [DONE]. What does consume() conclude from the relayed events? A) completed; B) truncated; C) incomplete; D) service_error",
+    "questions.10.invented.hint": "consume() sees only the bytes it is given. Do those bytes show any sign of the drop?",
+    "questions.10.invented.hints.B": "That is what happened upstream. consume() judges only the relayed bytes: look at how they end, and ask what it can tell from them.",
+    "questions.10.invented.hints.C": "Which finish reason was sent, and does it mean a cut answer?",
+    "questions.10.invented.explanation": "completed: the invented terminal is indistinguishable from a real one downstream. Only the gateway knew; a correct gateway says truncated, in its outcome event.",
+}

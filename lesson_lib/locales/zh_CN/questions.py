@@ -1,0 +1,262 @@
+"""第 00-10 课的自测题（简体中文）：每道题的题目、提示、针对常见错误答案的提示（``hints.<name>``）和解释
+（见 lesson_lib.exercises）。选项写作 ``A) ……；B) ……``，字母与英文版相同；计数题用“多少……”或“几……”发问，
+其后的量词和名词就是答案可以带的单位（见 lesson_lib.exercises.answers.count_units）。"""
+
+STRINGS = {
+    # 00.held_layer
+    "questions.00.held_layer.prompt": "哪一层边界的状态是“一个未完成字符的 0-3 个字节”？A) 分块；B) 字符；C) 行；D) 事件；E) 业务完成",
+    "questions.00.held_layer.hint": "哪一层把字节变成文本？它在两次读取之间必须记住什么？",
+    "questions.00.held_layer.hints.A": "分块边界不带任何状态：一次读取不过是一些字节而已。",
+    "questions.00.held_layer.explanation": "字符层：UTF-8 解码器会先留住一个字符的开头部分，等其余字节到达。",
+    # 00.closed_socket
+    "questions.00.closed_socket.prompt": "判断对错（True 或 False）：连接正常关闭时，回答就是完整的。",
+    "questions.00.closed_socket.hint": "由谁来判定一个回答已经结束：传输层，还是服务本身？",
+    "questions.00.closed_socket.explanation": "False：只有服务自己的终止信号才能说明回答已经结束；正常关闭可能发生在任何时刻。",
+    # 00.openai_done
+    "questions.00.openai_done.prompt": "OpenAI Chat Completions 流的最后一个 data 行发送的是什么？（写出字面值，不含 'data: '）",
+    "questions.00.openai_done.hint": "它不是 JSON。看看 data/openai-chat/completed.sse 的最后几行。",
+    "questions.00.openai_done.hints.data_line": "这是整行，连字段名也带上了。题目问的是 'data: ' 前缀之后的内容：只写那一部分。",
+    "questions.00.openai_done.hints.DONE": "很接近了。仔细看 data/openai-chat/completed.sse 最后一个 data 行的确切字节：这个词是单独出现的，还是前后还有别的字符？",
+    "questions.00.openai_done.explanation": "字面值 [DONE]，一字不差：客户端是逐字节比较的。它是 Chat Completions 线上格式的结束标记（兼容 OpenAI 的服务也会发送）；Anthropic、Gemini、Responses 和 Ollama 用别的方式结束。",
+    # 01.bytes
+    "questions.01.bytes.prompt": "'你好🙂' 用 UTF-8 编码占多少字节？",
+    "questions.01.bytes.hint": "要数的是每个字符占的字节，而不是字符个数：对字符串里的每个字符 c，len(c.encode()) 分别是多少？",
+    "questions.01.bytes.hints.3": "3 是字符的个数。网络数的是字节。",
+    "questions.01.bytes.explanation": "3 + 3 + 4 = 10 个字节，对应 3 个字符：一次读取可能在其中任何一个字节之后结束。",
+    # 01.corrupting_cuts
+    "questions.01.corrupting_cuts.prompt": "'café' 有 5 个字节。在字节 1、2、3 或 4 处把它切成两次读取：在哪些切点，把每次读取单独解码会损坏文本？请给出切点位置的列表。",
+    "questions.01.corrupting_cuts.hint": "只有落在多字节字符内部的切点才会出问题。'café' 里哪个字符不止一个字节？它的字节在哪些位置？",
+    "questions.01.corrupting_cuts.hints.3": "切点 3 正好在 é 之前：é 的两个字节会一起出现在第二次读取里。",
+    "questions.01.corrupting_cuts.explanation": "只有切点 4 落在 é 内部（字节 3 和 4）；其余切点都在字符之间。",
+    # 01.held_max
+    "questions.01.held_max.prompt": "增量 UTF-8 解码器在两次读取之间最多会暂存多少字节？",
+    "questions.01.held_max.hint": "它只保存一个尚未完成的字符的开头部分。最长的未完成开头有多长？",
+    "questions.01.held_max.hints.4": "一个字符的第四个字节到达之后，解码器还有什么要等的吗？它会怎么处理一个完整的字符？",
+    "questions.01.held_max.explanation": "最长的 UTF-8 字符有 4 个字节，所以未完成的最多有 3 个。",
+    # 01.final
+    "questions.01.final.prompt": "一个流的最后几个字节是 F0 9F 99，即 🙂 的前三个字节。IncrementalUTF8Decoder().close() 会抛出哪个异常？（写出它的类名）",
+    "questions.01.final.hint": "close() 相当于 final=True：只有这一次调用能把“字符没收完”和“流已经结束”区分开。在单元格里试一下。",
+    "questions.01.final.explanation": "TruncatedCharacterError：一种 UnicodeDecodeError，会给出那个未完成字符的偏移。",
+    # 01.replace
+    "questions.01.replace.prompt": "为什么对每次读取使用 errors='replace' 比抛出异常更糟？A) 它更慢；B) 它把传输中的一次切分悄无声息地变成了错误的文本；C) 它无法解码中文；D) 它会晚一点才报错",
+    "questions.01.replace.hint": "想想读这份回答的人会看到什么，以及有没有人被告知出了问题。",
+    "questions.01.replace.hints.C": "字符完整到达时，它能完美地解码中文；问题只出在切点上。",
+    "questions.01.replace.explanation": "回答里的 U+FFFD 看起来就像数据；没有人被告知：字节本身没问题，是客户端出了错。",
+    # 02.lines
+    "questions.02.lines.prompt": "按照 SSE 的规则，'a\\r\\nb\\rc\\n\\nd' 中有多少个完整的行（d 后面还没有行结束符）？",
+    "questions.02.lines.hint": "CRLF、单独的 CR 和单独的 LF 各结束一行。找出每一个行结束符：它前面是什么？最后一个结束符之后的文本有没有自己的结束符？",
+    "questions.02.lines.hints.3": "看看 '\\n\\n' 里两个 LF 之间：那里有一行吗？空行算不算？",
+    "questions.02.lines.hints.5": "你数了哪些行结束符？你数的每一段都以一个结束符结尾吗？",
+    "questions.02.lines.explanation": "a、b、c 和一个空行：4 行。'd' 留在行缓冲区里，等它的行结束符。",
+    # 02.cr_lf_across
+    "questions.02.cr_lf_across.prompt": "一次读取以 CR 结尾，下一次读取以 LF 开头。这算几个行结束符？",
+    "questions.02.cr_lf_across.hint": "假如这两个字节是挨着同时到达的，答案是多少？无论读取怎么切分，答案都不能变。",
+    "questions.02.cr_lf_across.hints.2": "如果有两个结束符，它们之间会夹着什么？在 SSE 里那意味着什么？这两个字节同时到达时，会得到那样的结果吗？",
+    "questions.02.cr_lf_across.explanation": "一个：CR 立即结束这一行，紧随其后的 LF 属于同一个行结束符。",
+    # 02.splitlines
+    "questions.02.splitlines.prompt": "str.splitlines() 会把哪些字符当作换行，而 SSE 和 JSON 把它们当作普通数据？A) LF；B) U+0085（NEL）；C) U+2028；D) CR。请给出字母的列表。",
+    "questions.02.splitlines.hint": "在单元格里试试 'x\\x85y\\u2028z'.splitlines()，再查一查 SSE 里哪些字符会结束一行。",
+    "questions.02.splitlines.explanation": "NEL 和 U+2028（还有 FF、VT、U+2029……）会被 splitlines() 拆开，但在事件里它们只是普通字符。",
+    # 02.pending
+    "questions.02.pending.prompt": "执行 LineSplitter().feed('data: 你')，再执行 .feed('好') 之后，它的 pending_text 是什么？",
+    "questions.02.pending.hint": "还没有行结束符到达。在结束符到来之前，分行器怎么处理这些文本？",
+    "questions.02.pending.hints.empty": "有什么东西被丢掉了吗？还没有行结束符的文本去了哪里？",
+    "questions.02.pending.explanation": "'data: 你好'：未完成的行先等着，各段只拼接一次，直到它的行结束符到达。",
+    # 03.events
+    "questions.03.events.prompt": "对于 'data: a\\n\\ndata\\n\\n: ping\\n\\nevent: x\\n\\n'，parse_sse 会派发多少个事件？",
+    "questions.03.events.hint": "只有当数据缓冲区不为空时，空行才会派发事件。没有冒号的字段名，就是一个值为空的字段。",
+    "questions.03.events.hints.1": "看那个只有 'data' 的块：它是哪个字段？它后面的空行到达时，数据缓冲区里有什么？",
+    "questions.03.events.hints.4": "每个空行都会派发事件吗？': ping' 之后的空行到达时，数据缓冲区里有什么？'event: x' 之后呢？",
+    "questions.03.events.explanation": "两个：'a'，以及只有 'data' 的那一行带来的 ''。注释块和只有类型的事件都没有数据。",
+    # 03.space
+    "questions.03.space.prompt": "事件 'data:  x' 后面跟一个空行（冒号后有两个空格），它的 data 是什么？A) 'x'；B) ' x'（一个空格）；C) '  x'（两个空格）",
+    "questions.03.space.hint": "读一读 WHATWG《Interpreting an event stream》里的字段规则：冒号之后的值，确切地说可以去掉什么？或者在单元格里运行 parse_sse([b'data:  x\\n\\n'])。",
+    "questions.03.space.hints.A": "这条规则并不会去掉所有前导空白。再读一遍：它到底去掉了什么？",
+    "questions.03.space.hints.C": "值并不是原样保留的：规则会从它的开头去掉一些东西。去掉什么，去掉多少？",
+    "questions.03.space.explanation": "恰好去掉一个空格，所以还剩一个。",
+    # 03.id
+    "questions.03.id.prompt": "经过 'id: 7\\ndata: a\\n\\nid\\ndata: b\\n\\n' 之后，解析器的 last_event_id 是什么？A) '7'；B) ''（空字符串）；C) None",
+    "questions.03.id.hint": "把第二个事件逐行过一遍：没有冒号的行也是一个字段。是哪个字段，值是什么？id 字段拿到这个值之后会做什么？",
+    "questions.03.id.hints.A": "第一个事件把它设成了 '7'。看第二个事件的第一行：它是哪个字段，带着什么值？",
+    "questions.03.id.hints.C": "last_event_id 从一开始就是字符串，从来不是 None。第二个事件之后它是哪个字符串？",
+    "questions.03.id.explanation": "空的 id 会重置 last event ID：重连的客户端将不会发送 Last-Event-ID。",
+    # 03.json_when
+    "questions.03.json_when.prompt": "客户端什么时候可以对 SSE 流的数据调用 json.loads？A) 每个 data 行到达时；B) 每次读取时；C) 空行派发事件时",
+    "questions.03.json_when.hint": "一个 JSON 值能跨多个 data 行吗？能跨多次读取吗？在哪个时刻它一定是完整的？",
+    "questions.03.json_when.explanation": "只有派发出来的事件才包含完整的值；一个 data 行或一次读取可能只有其中一部分。",
+    # 03.framing
+    "questions.03.framing.prompt": "Ollama 的 /api/chat 流用的是哪种分帧方式？A) Server-Sent Events；B) NDJSON；C) 一个不断增长的 JSON 数组",
+    "questions.03.framing.hint": "看它的 Content-Type，或者看 data/ollama 里的抓包样本。",
+    "questions.03.framing.explanation": "application/x-ndjson：每行一个 JSON 对象，以 LF 结尾。",
+    # 04.done_owner
+    "questions.04.done_owner.prompt": "哪个服务以 data: [DONE] 结束它的流？A) OpenAI Chat Completions；B) OpenAI Responses；C) Anthropic Messages；D) Gemini",
+    "questions.04.done_owner.hint": "看第 2 节里每个已完成的抓包样本的最后一个事件。",
+    "questions.04.done_owner.hints.B": "Responses 有自己的终止事件类型，没有 [DONE]。",
+    "questions.04.done_owner.explanation": "这四个里只有 Chat Completions（兼容 OpenAI 的服务照搬了它的线上格式）。Responses 以 response.completed 结束，Anthropic 以 message_stop 结束，Gemini 以 finishReason 结束。",
+    # 04.clean_eof
+    "questions.04.clean_eof.prompt": "body 在一个完整的事件之后正常结束，但没有收到终止信号。consume() 报告的判定结果（outcome）是什么？（一个英文单词，即 outcome 的值）",
+    "questions.04.clean_eof.hint": "分帧是完整的；缺的是服务亲口说它结束了。",
+    "questions.04.clean_eof.hints.completed": "字节里没有任何东西表明服务已经结束：连接关闭不等于回答完成。",
+    "questions.04.clean_eof.hints.incomplete": "incomplete 需要服务自己的终止信号，并带有截断原因。这里没有终止信号。",
+    "questions.04.clean_eof.explanation": "truncated，且 truncated_at='completion'：每个单元都是完整的，但服务从没说过结束。",
+    # 04.length
+    "questions.04.length.prompt": "终止信号到达了，finish reason 是 'length'。判定结果是什么？（一个英文单词）",
+    "questions.04.length.hint": "服务确实说了它停下了。它说回答是完整的吗？",
+    "questions.04.length.hints.completed": "服务确实结束了流。finish reason 为 'length' 说明了回答的什么：是模型写完了，还是有什么让它停下了？",
+    "questions.04.length.explanation": "incomplete：服务结束了流，但回答在 token 上限处被截断了。",
+    # 04.anthropic_terminal
+    "questions.04.anthropic_terminal.prompt": "Anthropic 的终止事件的 type 是什么？（写出它的名字）",
+    "questions.04.anthropic_terminal.hint": "看 data/anthropic-messages/completed.sse 的最后一个事件。",
+    "questions.04.anthropic_terminal.hints.message_delta": "message_delta 携带 stop_reason；它后面还有一个事件。",
+    "questions.04.anthropic_terminal.explanation": "message_stop，在携带 stop_reason 的 message_delta 之后。",
+    # 04.gemini_cut
+    "questions.04.gemini_cut.prompt": "判断对错（True 或 False）：如果 Gemini 模型在每个 chunk 上都带 finishReason STOP，客户端就能把恰好在两个事件之间被切断的流和已完成的流区分开。",
+    "questions.04.gemini_cut.hint": "在第 7 节里试一试：两种情况下，最后一个完整的事件分别说了什么？",
+    "questions.04.gemini_cut.explanation": "False：每个事件看起来都像最后一个。分帧本身证明不了更多；只有 JSON 数组形式结尾的 ] 才能证明。",
+    # 05.ping_progress
+    "questions.05.ping_progress.prompt": "判断对错（True 或 False）：Anthropic 的 ping 事件会推动业务进度时钟。",
+    "questions.05.ping_progress.hint": "ping 证明了什么：连接还活着，还是回答在推进？",
+    "questions.05.ping_progress.explanation": "False：ping 只推动字节时钟和事件时钟。一个只发 ping 的流是活着的，但没有进展。",
+    # 05.which_clock
+    "questions.05.which_clock.prompt": "一个代理每秒只吐出一个字节，而且始终没有任何事件完成。上限分别是 30 s（字节）、60 s（事件）和 120 s（进度），哪个先触发？A) byte_idle；B) event_idle；C) progress_idle",
+    "questions.05.which_clock.hint": "字节一直在到达，所以有一个时钟一直在走。哪两个没在走？其中哪个上限更小？",
+    "questions.05.which_clock.hints.A": "每秒都有一个字节到达：字节时钟一直在刷新，永远不会过期。",
+    "questions.05.which_clock.hints.C": "进度时钟确实卡住了，但它是唯一卡住的吗？找出所有停止走动的时钟，再比较它们的上限。",
+    "questions.05.which_clock.explanation": "event_idle：字节一直在到，所以字节时钟一直在刷新，但 60 s 内没有任何事件完成。",
+    # 05.limit
+    "questions.05.limit.prompt": "一行超过了 max_line_chars。consume() 会怎么做？A) 截断这一行，继续；B) 丢弃这个事件，继续；C) 以判定结果 limit_exceeded 停止，并指出是哪个上限、在哪个字节偏移",
+    "questions.05.limit.hint": "一个丢掉字节还继续运行的上限，会把资源问题变成悄无声息的错误数据。",
+    "questions.05.limit.explanation": "它会停止：limit_exceeded，指出哪个上限、在哪里，并关闭数据源。不会悄悄丢掉任何东西。",
+    # 05.closes
+    "questions.05.closes.prompt": "调用方提前跳出 stream_updates 循环，并关闭了生成器。分块数据源会被关闭几次？",
+    "questions.05.closes.hint": "沿着这条路径走：关闭生成器会在它的 yield 处抛出 GeneratorExit。这时运行的是哪段代码？还有别的代码也会关闭数据源吗？",
+    "questions.05.closes.hints.0": "关闭生成器会在它的 yield 处抛出 GeneratorExit。这时生成器的哪个代码块会运行？它对数据源做了什么？",
+    "questions.05.closes.hints.2": "把数据源关闭两次本身就是个 bug。是哪段代码关闭了它？在这条路径上，那段代码会运行两次吗？",
+    "questions.05.closes.explanation": "恰好一次，在生成器的 finally 里，无论走哪条路径。",
+    # 06.replace_count
+    "questions.06.replace_count.prompt": "服务器发送 'data: 你好'，切点落在 你 的第一个字节之后：第一次读取以 e4 结尾，第二次读取以 bd a0 开头。客户端用 errors='replace' 单独解码每次读取。会产生多少个 U+FFFD 字符？",
+    "questions.06.replace_count.hint": "逐次读取来数：在单元格里用 errors='replace' 单独解码每次读取，或者想想每次读取里有哪些无效片段。Python 把每个最长的无效片段替换成一个 U+FFFD：丢了首字节的那些字节，能合起来算作一个片段吗？",
+    "questions.06.replace_count.hints.1": "这只数了第一次读取里那个孤立的首字节。再看第二次读取：前面没有首字节，它开头的那些字节会变成什么？",
+    "questions.06.replace_count.hints.2": "单独看第二次读取。没有首字节的续字节是无效的；两个续字节能组成一个无效片段吗，还是各算各的？",
+    "questions.06.replace_count.explanation": "3 个：第一次读取末尾的 e4 一个，第二次读取开头的 bd 和 a0 各一个。一个字符变成了三个错误的字符，而且没有人被告知。",
+    # 06.sdk_truncated
+    "questions.06.sdk_truncated.prompt": "openai-chat/truncated_clean_boundary 整块发送时，会在 [DONE] 之前一个事件处正常结束。遍历 openai SDK 的流会怎样？A) 抛出 APIConnectionError；B) 不抛异常地结束，文本更短；C) 抛出 JSON 错误；D) 一直等待 [DONE]，直到超时",
+    "questions.06.sdk_truncated.hint": "HTTP body 正常结束了：传输层面没有出任何问题。SDK 会在结尾检查有没有 [DONE] 吗？",
+    "questions.06.sdk_truncated.hints.A": "APIConnectionError 是连接中断（没有收到结尾的 chunk）时才会出现的。这里 body 正常结束了。",
+    "questions.06.sdk_truncated.hints.D": "服务器已经发完了 body；没有什么可等的了。",
+    "questions.06.sdk_truncated.explanation": "B：SDK 在 body 结束时停止迭代，不抛任何异常。只有像 consume() 那样检查终止信号，才能判定为 truncated。",
+    # 06.heartbeat_inside
+    "questions.06.heartbeat_inside.prompt": "一个代理把心跳 ': ping' 和它的空行插进了某个事件内部，夹在 'data: a' 和 'data: b' 两行之间：字节是 'data: a\\n: ping\\n\\ndata: b\\n\\n'。符合规范的解析器会派发多少个事件？",
+    "questions.06.heartbeat_inside.hint": "注释行本身会被忽略。它后面的空行会对正在构建的事件做什么？",
+    "questions.06.heartbeat_inside.hints.1": "注释行会被忽略。它后面的空行也会被忽略吗？空行会对目前构建好的事件做什么？",
+    "questions.06.heartbeat_inside.explanation": "2 个：空行提前派发了 'a'，'b' 自成一个事件。所以回放服务器只在事件边界处插入心跳。",
+    # 06.resume_without_ids
+    "questions.06.resume_without_ids.prompt": "一个 OpenAI Chat Completions 流在回答中途断了。客户端能做什么？A) 带上 Last-Event-ID 重连，收到剩下的部分；B) 什么都无法续传它：它的事件不带 id，再次发送请求会开始一个新的回答，并带来相应的费用和副作用；C) SDK 会自己重连并续传",
+    "questions.06.resume_without_ids.hint": "看抓包样本里的事件：重连的客户端要回传哪个字段？它存在吗？",
+    "questions.06.resume_without_ids.hints.A": "Last-Event-ID 需要带 id 字段的事件。解析这个抓包样本，看看每个事件的 last_event_id。",
+    "questions.06.resume_without_ids.hints.C": "流在返回 200 之后断开时，SDK 不会重连；它们要么结束，要么抛异常。",
+    "questions.06.resume_without_ids.explanation": "B：没有 id 字段，也就没有 Last-Event-ID 可发。重试是一个新请求：报告截断，再做决定，绝不要把两个回答拼在一起。",
+    # 07.splits
+    "questions.07.splits.prompt": "一个 10 字节的 body 有多少种两段切分？",
+    "questions.07.splits.hint": "切点位于两个字节之间，并且两边至少各有一个字节。",
+    "questions.07.splits.hints.10": "切点可以放在哪里？切在 0 或 10 处，会得到两段都有字节的切分吗？",
+    "questions.07.splits.hints.11": "切点可以放在哪里？切在 0 或 10 处，会得到两段都有字节的切分吗？",
+    "questions.07.splits.explanation": "9 种：切在字节 1、2、……、9 之后。",
+    # 07.every_boundary
+    "questions.07.every_boundary.prompt": "哪种切分方式能让每个字节边界同时成为读取边界？A) 一次读完整个 body；B) 一次两段切分；C) 逐字节读取；D) 随机切分",
+    "questions.07.every_boundary.hint": "每种切分方式分别切了几刀？",
+    "questions.07.every_boundary.explanation": "逐字节读取一下子在所有位置都切开了：这是最苛刻的单一切分方式。",
+    # 07.reference
+    "questions.07.reference.prompt": "分块解析的结果应该和什么比较？A) 同样的字节一次读完时的解析结果；B) 只和手写的期望列表比较；C) 另一个库的输出",
+    "questions.07.reference.hint": "要验证的性质是“切分方式不影响结果”。不受切分影响的答案是什么？",
+    "questions.07.reference.hints.C": "其他库和规范之间有已知的差异；它们可以作为第二意见，但不是参照。",
+    "questions.07.reference.explanation": "不切分的解析结果：任何差异都只能是切分造成的。",
+    # 07.proof
+    "questions.07.proof.prompt": "判断对错（True 或 False）：通过了所有两段切分和逐字节读取，就证明了解析器对任何切成三段及以上的切分方式都正确。",
+    "questions.07.proof.hint": "这些测试从来没有试过哪些切点组合？",
+    "questions.07.proof.explanation": "False：它们试了每个切点单独切，以及所有切点一起切，但不是每一种组合。属性测试会抽样更多情况；两者都不是证明。",
+    # 08.heartbeat_clock
+    "questions.08.heartbeat_clock.prompt": "生成过程卡住了，但服务器每 5 s 发一条 ping 注释。客户端设置了 idle_timeout=30 和 progress_timeout=60。哪个时钟会到期？A) idle_timeout；B) progress_timeout；C) 哪个都不会：流会永远等下去",
+    "questions.08.heartbeat_clock.hint": "逐个问每个时钟：是什么推动它？ping 带字节吗？它带有回答的内容吗？",
+    "questions.08.heartbeat_clock.hints.A": "ping 每 5 s 到一次，而 ping 也是字节：每来一个，空闲时钟就重置一次。",
+    "questions.08.heartbeat_clock.hints.C": "逐个看每个时钟：什么会重置它？ping 会不会？一个没有任何东西重置的时钟，到了上限会怎样？",
+    "questions.08.heartbeat_clock.explanation": "progress_timeout：ping 是字节，所以空闲时钟一直在刷新；但没有文本或阶段到达，60 s 后进度时钟到期。没有它，流会在 ping 的掩护下一直挂着。",
+    # 08.aclosing
+    "questions.08.aclosing.prompt": "判断对错（True 或 False）：你从 `async for update in updates:` 里 break 出来（updates = astream_http_updates(...)，保存在变量里，没有用 aclosing），HTTP 连接会在 break 时关闭。",
+    "questions.08.aclosing.hint": "同步生成器在被关闭时运行它的 finally；谁来关闭异步生成器？它的清理代码（需要 await）什么时候才能运行？",
+    "questions.08.aclosing.explanation": "False：异步生成器的清理必须被 await，所以 break 时没有谁去运行它。它会在对象被丢弃时（事件循环的 asyncgen 钩子会安排它）或事件循环关闭时发生。`async with contextlib.aclosing(...)` 会在 break 时关闭它。",
+    # 08.cancel
+    "questions.08.cancel.prompt": "等待 aconsume(...) 的任务在流中途被取消。等待它的代码会看到什么？A) 一个 outcome 为 cancelled 的 StreamResult；B) CancelledError，在数据源被关闭之后抛出；C) 什么都看不到：取消被吞掉，流被读到结尾",
+    "questions.08.cancel.hint": "asyncio.timeout() 和 TaskGroup 就是靠任务取消来停止工作的。如果被取消的代码正常返回了，它们会怎样？",
+    "questions.08.cancel.hints.A": "outcome 'cancelled' 是给 cancel= 选项用的。任务取消属于 asyncio：协程必须怎么处理它？",
+    "questions.08.cancel.hints.C": "被吞掉的取消会让 asyncio.timeout() 一直等着一个假装什么都没发生的任务。",
+    "questions.08.cancel.explanation": "CancelledError，在 finally 关闭数据源之后。outcome 'cancelled' 是给 cancel= 选项（停止按钮）用的；任务取消必须向上传播，否则超时和任务组都会出问题。",
+    # 08.mcp_eof
+    "questions.08.mcp_eof.prompt": "一个 MCP Streamable HTTP 响应流（2025-11-25 修订版，支持续传）在一个带 id 的事件之后正常结束，而 JSON-RPC 响应还没有到。这是什么情况？A) completed：body 正常结束了；B) 在 completion 处被截断，客户端可以用 GET 和 Last-Event-ID 续传；C) 一个丢失的回答，必须重新请求",
+    "questions.08.mcp_eof.hint": "两个问题：服务说了它已经完成吗？它有没有给客户端留一条回来的路？",
+    "questions.08.mcp_eof.hints.A": "body 正常结束从来不是服务自己说的“完成”。在 MCP 里，什么才是？",
+    "questions.08.mcp_eof.hints.C": "看看流结束之前发了什么：一个事件 id。客户端能拿它做什么？",
+    "questions.08.mcp_eof.explanation": "在 completion 处被截断，和所有没有终止信号的流一样；但在 MCP 里服务器可以提前关闭，事件 id 让客户端能够续传。对 LLM API 来说，同样的 EOF 就是一个丢失的回答。",
+    # 08.resumable
+    "questions.08.resumable.prompt": "下面哪些可以在不重新发送请求的情况下继续一个断开的流？A) OpenAI Chat Completions；B) 以 background: true 启动的 OpenAI Responses；C) 2025-11-25 修订版的 MCP Streamable HTTP，其事件带 id；D) Anthropic Messages",
+    "questions.08.resumable.hint": "要继续，你需要一个服务器能理解的位置：SSE 事件 id，或者一个它能从那之后重放的序号。哪些流会给你这样的位置，并把回答保留在服务器上？",
+    "questions.08.resumable.explanation": "后台模式的 Responses（starting_after=N 会重放序号 N 之后的事件），以及 2025-11-25 修订版的 MCP（用 GET 加 Last-Event-ID；2026-07-28 修订版移除了它）。Chat Completions 和 Messages 不带位置：重新发送就是开始一个新的回答。",
+    # 09.naive_fragments
+    "questions.09.naive_fragments.prompt": "在抓包样本 openai-chat/tools_parallel 里，调用 0 的参数分成六个片段到达。json.loads 单独能接受其中的多少个？",
+    "questions.09.naive_fragments.hint": "看看每个片段从哪里开始、在哪里结束：在某个键里面、字符串里面，还是数字里面？",
+    "questions.09.naive_fragments.hints.1": "你数的是哪一个？在单元格里单独对那个片段运行 json.loads，它说什么？",
+    "questions.09.naive_fragments.hints.6": "随便试一个：第一个是 '{{\"ci'。",
+    "questions.09.naive_fragments.explanation": "零个：每个片段都是在任意位置被切开的一段 JSON 文本；只有在调用关闭之后拼接起来的完整文本，才是一个值。",
+    # 09.done_missing
+    "questions.09.done_missing.prompt": "判断对错（True 或 False）：在 openai-chat/tools_truncated_before_done 里，每个片段都到了，finish reason 也是 tool_calls，所以这些调用是完整的。",
+    "questions.09.done_missing.hint": "哪个事件才是 Chat Completions 流的最后一句话？它到了吗？",
+    "questions.09.done_missing.explanation": "False：在 Chat Completions 里，没有任何东西会单独关闭一个调用；流自己的结尾（表示整个回答结束的 finish reason 之后的 [DONE]）会把它们全部关闭。没有它，后面还可能有更多内容。",
+    # 09.anthropic_close
+    "questions.09.anthropic_close.prompt": "哪个 Anthropic 事件会关闭一个 tool_use 调用？A) message_stop；B) content_block_stop；C) 带 stop_reason tool_use 的 message_delta；D) 最后一个 input_json_delta",
+    "questions.09.anthropic_close.hint": "调用存在于内容块（content block）里。在消息结束之前，是什么结束了一个块？",
+    "questions.09.anthropic_close.hints.A": "message_stop 结束的是整条消息：到那时，调用早就关闭了。",
+    "questions.09.anthropic_close.hints.D": "在有东西明确说明之前，客户端怎么知道某个 delta 是最后一个？",
+    "questions.09.anthropic_close.explanation": "content_block_stop：这个块，连同其中的调用，已经完整了。消息在它之后仍可能被切断，所以调用周围的回答还不是最终的。",
+    # 09.reasoning_where
+    "questions.09.reasoning_where.prompt": "lesson_lib 把 delta.reasoning_content（DeepSeek）放到哪个字段？A) text；B) reasoning_text；C) tool_calls；D) 哪里都不放：直接丢弃",
+    "questions.09.reasoning_where.hint": "推理过程不是回答，而且收到的任何东西都不会被丢弃。",
+    "questions.09.reasoning_where.hints.A": "那样的话，UI 就分不清哪些是思考、哪些是回答了。",
+    "questions.09.reasoning_where.hints.D": "lesson_lib 读到的东西一样都不会丢。",
+    "questions.09.reasoning_where.explanation": "reasoning_text：保留下来，并且单独存放，这样 UI 可以用不同的方式展示它，也绝不会把它当作回答保存。",
+    # 09.surrogate
+    "questions.09.surrogate.prompt": "一个片段以 \\ud83d 结尾，下一个片段以 \\ude80 开头。调用关闭后，解析出的值在那个位置是什么？A) 两个 U+FFFD；B) 🚀；C) 什么都没有：这个调用出错了；D) 两个孤立的代理项（surrogate）",
+    "questions.09.surrogate.hint": "这些转义是 JSON 文本：两半并排放在一起之后，json.loads 会把它们变成什么？",
+    "questions.09.surrogate.hints.D": "单独解码每个片段才会得到那个结果。这里是每个片段单独解码吗？在 json.loads 看到这些片段之前，它们经历了什么？",
+    "questions.09.surrogate.hints.A": "没有任何东西是按片段解码的，所以也没有东西被替换。",
+    "questions.09.surrogate.explanation": "🚀：片段先作为文本拼接起来，所以解析 JSON 时这对代理项已经是完整的。",
+    # 10.fffd_count
+    "questions.10.fffd_count.prompt": "经过 per-chunk-decode 中继时，上游的一次读取在 你（UTF-8 下 3 个字节）的第一个字节之后结束，下一次读取以它的另外两个字节开头。在 你 原来的位置，客户端会收到多少个 U+FFFD？",
+    "questions.10.fffd_count.hint": "在单元格里用 errors='replace' 单独解码每次读取：那个孤立的首字节会变成什么？跟在它后面的两个字节又各自变成什么？",
+    "questions.10.fffd_count.hints.1": "这是第一次读取给出的结果。第二次读取开头的那些字节不属于任何在这次读取里开始的字符，解码器会把它们变成什么？",
+    "questions.10.fffd_count.hints.2": "把两次读取的替换字符都算上，而不是只算其中一次的。",
+    "questions.10.fffd_count.explanation": "三个：单独的首字节算一个替换字符，而 Python 会把下一次读取开头的两个续字节各自替换。浏览器的 TextDecoder 也一样。",
+    # 10.regex_whole
+    "questions.10.regex_whole.prompt": "判断对错（True 或 False）：一个按空行切分每次读取、并且在两次读取之间不保留任何缓冲区的中继，能通过一个把每个上游 body 放在单次读取里发送的测试。",
+    "questions.10.regex_whole.hint": "每个 body 只有一次读取时，读取边界能落在某个事件内部的哪里？",
+    "questions.10.regex_whole.explanation": "True，这正是这个 bug 能上线的原因：每个事件在那唯一一次读取里都是完整的。只有切开 body 的测试（所有两段切分）才能发现它。",
+    # 10.eventsource
+    "questions.10.eventsource.prompt": "浏览器的 EventSource 能做到下面哪件事？A) 发送带提示词的 POST body；B) 发送 Authorization 头；C) 解码一个跨两次读取被切开的字符；D) 区分 body 正常结束和回答已完成",
+    "questions.10.eventsource.hint": "它的构造函数只接受一个 URL 和一个选项。剩下它能做好的是什么？",
+    "questions.10.eventsource.hints.A": "new EventSource(url, {{withCredentials}}) 没有地方放 body，而且它只发送 GET。",
+    "questions.10.eventsource.hints.B": "只有 cookie（withCredentials）会随它发送；需要 token 头的页面要用 fetch。",
+    "questions.10.eventsource.hints.D": "只有明确这么说的事件才能区分：服务的终止事件，或中继的 outcome 事件。",
+    "questions.10.eventsource.explanation": "C：HTML 标准把事件流当作一个整体流来解码，会保留被切开的字符；但 EventSource 只能发送不带自定义头的 GET，而 body 正常结束并不能说明回答是否完整。",
+    # 10.cancel
+    "questions.10.cancel.prompt": "正确实现的中继正在转发流时，浏览器标签页被关闭了。是什么关闭了上游连接？A) 上游发现没人在读；B) 中继在收到 http.disconnect 时取消请求的任务，lesson_lib 关闭上游响应；C) 垃圾回收器；D) 上游的空闲超时",
+    "questions.10.cancel.hint": "上游还在给中继发送，中继也还在读：谁必须先停下来？",
+    "questions.10.cancel.hints.A": "中继还在从上游读取：上游看到的是一个健康的读取方。",
+    "questions.10.cancel.hints.D": "上游一直在发送，所以它的空闲超时永远不会触发。",
+    "questions.10.cancel.hints.C": "任务还在读取时，这些对象都不是垃圾。",
+    "questions.10.cancel.explanation": "B：ASGI 服务器告诉应用客户端已经离开；中继取消管道的任务，异步读取器在被取消时关闭上游响应，一秒之内完成。",
+    # 10.invented
+    "questions.10.invented.prompt": "上游在回答中途断开；invent-finish 中继随后发出了 finish_reason stop 和 [DONE]。consume() 从转发来的事件中得出什么结论？A) completed；B) truncated；C) incomplete；D) service_error",
+    "questions.10.invented.hint": "consume() 只能看到交给它的字节。这些字节里有断开的迹象吗？",
+    "questions.10.invented.hints.B": "那是上游实际发生的事。consume() 只根据转发来的字节做判断：看看它们是怎么结束的，再想想它能从中看出什么。",
+    "questions.10.invented.hints.C": "发出的是哪个 finish reason？它表示回答被截断了吗？",
+    "questions.10.invented.explanation": "completed：在下游看来，捏造的终止和真实的终止无法区分。只有网关知道；正确的网关会在它的 outcome 事件里说 truncated。",
+}
