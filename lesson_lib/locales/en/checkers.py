@@ -99,4 +99,146 @@ STRINGS = {
     "checkers.adversarial.show.offsets": "A cut at offset n ends the first read after byte n - 1.",
     "checkers.adversarial.show.char_row": "  bytes {start:2}-{end:<2}  {char:6} {hex}",
     "checkers.adversarial.show.line_row": "  bytes {start:3}-{end:<3}  {line}",
+    # -- checkers_bugs: the bug hunt (1-6) --------------------------------------------------------------
+    "checkers.bugs.your_function": "your function {did}",
+    "checkers.bugs.not_a_function": "pass your function itself, {name}, not {got}.",
+    "checkers.bugs.decode.hint.whole": (
+        "even in one read the text is wrong: which encoding and which error mode does it use?"
+    ),
+    "checkers.bugs.decode.hint.character": (
+        "a read ended inside a character. Which bytes must survive from one read to the next, and what in "
+        "your code keeps them?"
+    ),
+    "checkers.bugs.decode.hint.default": (
+        "compare what your function keeps between reads with what an incremental decoder keeps."
+    ),
+    "checkers.bugs.decode.invalid_byte": (
+        "a byte that is never valid UTF-8 (0xFF) sat in the middle, and your function {did} instead of "
+        "raising UnicodeDecodeError. Hint: {hint}"
+    ),
+    "checkers.bugs.decode.hint.replaced_at_end": (
+        "your decoder did see that the stream ended inside a character, and turned the held bytes into "
+        "U+FFFD. Which error mode does it use at the end, and who downstream could tell?"
+    ),
+    "checkers.bugs.decode.hint.never_told": (
+        "what tells a decoder that no more bytes will come, so that it can complain about the ones it holds?"
+    ),
+    "checkers.bugs.decode.cut_character": (
+        "the stream stopped in the middle of a character (two of its four bytes arrived), and your function "
+        "{did} instead of raising UnicodeDecodeError. Hint: {hint}"
+    ),
+    "checkers.bugs.decode.passed": "passed {summary}, a stream cut inside a character and an invalid byte.",
+    "checkers.bugs.decode.hint.replaced": (
+        "text with U+FFFD in it looks like an answer; nobody downstream can tell that bytes were lost. Which "
+        "error mode does your decoder use?"
+    ),
+    "checkers.bugs.decode.hint.other_error": (
+        "invalid bytes must raise UnicodeDecodeError (or a subclass), so callers can catch it as such."
+    ),
+    "checkers.bugs.decode.hint.vanished": (
+        "the byte vanished without a trace: nobody downstream can tell that bytes were lost."
+    ),
+    "checkers.bugs.splitlines.hint.whole": (
+        "even with the whole stream in one read, a line was split where there is no CR or LF. Which "
+        "characters does your splitting treat as line breaks, and which does SSE?"
+    ),
+    "checkers.bugs.splitlines.hint.crlf": (
+        "a read ended between a CR and its LF, and the lines differ. A CRLF cut in two is still one line "
+        "ending: what must survive from the end of one read to the start of the next?"
+    ),
+    "checkers.bugs.splitlines.hint.line": (
+        "a read ended inside a line and the lines differ. Where does the unfinished part of a read wait for "
+        "its ending?"
+    ),
+    "checkers.bugs.splitlines.hint.character": (
+        "a read ended inside a character: one decoder must hold its bytes for the whole stream."
+    ),
+    "checkers.bugs.splitlines.hint.default": (
+        "compare your lines with what lesson_lib's LineSplitter gives for the same reads."
+    ),
+    "checkers.bugs.splitlines.case.no_ending": "a stream whose last line has no ending",
+    "checkers.bugs.splitlines.case.lone_cr": "a stream whose last line ends with a lone CR",
+    "checkers.bugs.splitlines.unended": (
+        "for {case}: {mismatch}. Hint: a line exists once its ending has arrived (a CR is an ending on its "
+        "own); a line without an ending is not a line yet."
+    ),
+    "checkers.bugs.splitlines.passed": "passed {summary}, and two streams that end without an LF.",
+    "checkers.bugs.blank_line.hint.whole": (
+        "even with the whole stream in one read, the values differ. When is an event's data complete, and "
+        "how are two data lines of one event joined?"
+    ),
+    "checkers.bugs.blank_line.hint.in_event": (
+        "a read ended between two lines of one event. What must be kept from one read to the next until the "
+        "event is complete?"
+    ),
+    "checkers.bugs.blank_line.hint.default": (
+        "compare your values with parse_sse on the same reads, event by event."
+    ),
+    "checkers.bugs.blank_line.unfinished": (
+        "the stream stopped just before the last event's blank line: {mismatch}. Hint: an event exists only "
+        "once its blank line has arrived; what the stream left half-done is not an event."
+    ),
+    "checkers.bugs.blank_line.passed": "passed {summary}, and a stream cut before its last blank line.",
+    "checkers.bugs.eof.where.early": "cleanly between two events, long before the end",
+    "checkers.bugs.eof.where.before_finish": (
+        "cleanly between two events, after the last text and before the finish_reason"
+    ),
+    "checkers.bugs.eof.where.before_done": "cleanly after the chunk with finish_reason, before the last event",
+    "checkers.bugs.eof.where.before_blank_line": "after the last event's data line, before its blank line",
+    "checkers.bugs.eof.where.inside_data_line": "inside the last event's data line",
+    "checkers.bugs.eof.where.inside_json": "inside a JSON chunk",
+    "checkers.bugs.eof.hint.whole": "even the whole, finished stream does not give the right text.",
+    "checkers.bugs.eof.hint.default": "compare your text with consume(reads, 'openai-chat').final_text.",
+    "checkers.bugs.eof.stopped": (
+        "the stream stopped {where}, and your function {did} as if the answer were complete. Hint: a closed "
+        "connection ends the loop whether or not the service finished; which signal does this service send "
+        "as its very last word?"
+    ),
+    "checkers.bugs.eof.passed": "passed {summary}, and {n} streams that stop early.",
+    "checkers.bugs.cleanup.path.closes_early": "the connection closes before the last event",
+    "checkers.bugs.cleanup.path.invalid_utf8": "the stream carries invalid UTF-8",
+    "checkers.bugs.cleanup.path.malformed_json": "a chunk is not valid JSON",
+    "checkers.bugs.cleanup.path.network_fails": "the network fails in the middle (ConnectionResetError)",
+    "checkers.bugs.cleanup.hint.whole": "even the whole, finished stream does not give the right result.",
+    "checkers.bugs.cleanup.hint.default": (
+        "compare what your function returns, and how often it closes the response, with the truth."
+    ),
+    "checkers.bugs.cleanup.hint.close_once": (
+        "close the response in one place only, a place that runs on every path, this one included."
+    ),
+    "checkers.bugs.cleanup.closed_times": (
+        "the response was closed {closes} times; it must be closed exactly once"
+    ),
+    "checkers.bugs.cleanup.did_not_raise": (
+        "when {case}, your function {did}. Hint: a broken stream must raise, so that the caller cannot "
+        "mistake it for an answer."
+    ),
+    "checkers.bugs.cleanup.never_closed": (
+        "when {case}, your function raised {error} and never closed the response. Hint: when an exception "
+        "leaves your function, from the parser, from json or from the network, which of your lines still run?"
+    ),
+    "checkers.bugs.cleanup.closed_often": "when {case}, the response was closed {closes} times. Hint: {hint}",
+    "checkers.bugs.cleanup.passed": "passed {summary} (closed once each time), and {n} failure paths.",
+    "checkers.bugs.bound.hint.default": (
+        "every line of this stream is at most {bound} bytes long: none may be rejected."
+    ),
+    "checkers.bugs.bound.hint.whole": (
+        "no line of this stream is longer than {bound} bytes (one is exactly {bound}). The bound is per "
+        "line, not per read, and a line may be exactly as long as the bound."
+    ),
+    "checkers.bugs.bound.long_line": (
+        "a complete line of {size} bytes arrived in one read (bound: {bound}), and your function {did}. "
+        "Hint: every line must be measured, the complete ones too."
+    ),
+    "checkers.bugs.bound.endless_returned": (
+        "a line that never ends arrived in {read_size}-byte reads, and your function returned normally only "
+        "after pulling {pulled} bytes from the source (a bound of {bound} bytes per line allows at most "
+        "{allowed} here). Hint: the danger is the line that is still unfinished; when do you look at its size?"
+    ),
+    "checkers.bugs.bound.endless_raised": (
+        "a line that never ends arrived in {read_size}-byte reads, and your function raised only after "
+        "pulling {pulled} bytes from the source (a bound of {bound} bytes per line allows at most {allowed} "
+        "here). Hint: the danger is the line that is still unfinished; when do you look at its size?"
+    ),
+    "checkers.bugs.bound.passed": "passed {summary}, a line one byte too long, and a line that never ends.",
 }
