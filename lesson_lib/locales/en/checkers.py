@@ -241,4 +241,80 @@ STRINGS = {
         "here). Hint: the danger is the line that is still unfinished; when do you look at its size?"
     ),
     "checkers.bugs.bound.passed": "passed {summary}, a line one byte too long, and a line that never ends.",
+    # -- checkers_values: bug hunt 7, tool-call arguments ------------------------------------------------
+    "checkers.values.where.length": (
+        "at the token limit: finish_reason 'length' came after the last fragment, and data: [DONE] followed"
+    ),
+    "checkers.values.where.before_done": "after every fragment and the finish_reason, before data: [DONE]",
+    "checkers.values.where.before_finish": "after every fragment, before the finish_reason",
+    "checkers.values.where.after_number": "between two fragments, after a number that is valid JSON on its own",
+    "checkers.values.where.inside_data_line": "inside the data line of a fragment",
+    "checkers.values.hint.whole": (
+        "even the whole, finished stream does not give the right calls. What is one fragment of the "
+        "arguments: a JSON value, or a piece of JSON text?"
+    ),
+    "checkers.values.hint.default": "compare your calls with consume(reads, 'openai-chat').tool_calls.",
+    "checkers.values.length_taken_as_whole": (
+        "the service stopped {where}, and your function {did} as if the calls were whole. Hint: [DONE] only "
+        "says the stream ended; what does finish_reason 'length' say about the arguments that came before it?"
+    ),
+    "checkers.values.open_taken_as_whole": (
+        "the stream stopped {where}, and your function {did} as if the calls were whole. Hint: in Chat "
+        "Completions nothing closes one call; what closes them all?"
+    ),
+    "checkers.values.passed": "passed {summary}, and {n} streams that never close their calls.",
+    # -- checkers_async: bug hunt 8 and 9, aclosing and the heartbeat clock ------------------------------
+    "checkers.async.not_async": "first_words must be an async function (async def), so that it can be awaited",
+    "checkers.async.your_function": "your function {did}",
+    "checkers.async.still_open": "the response was still open when your function returned",
+    "checkers.async.closed_times": "the response was closed {closes} times; it must be closed exactly once",
+    "checkers.async.hint.left_open": (
+        "you left the async for early. Which code closes the response, and when does Python run an async "
+        "generator's cleanup if nobody closes it?"
+    ),
+    "checkers.async.hint.close_once": "close the response in one place only.",
+    "checkers.async.hint.text": "compare the text you return with the first characters of the answer.",
+    "checkers.async.passed": "passed {summary} (closed once, before returning, each time).",
+    "checkers.async.timeline.hangs_behind_pings": "a generation that hangs behind pings",
+    "checkers.async.timeline.pings_between_deltas": "pings between deltas that keep coming",
+    "checkers.async.timeline.silent_gap": "a silent gap longer than the limit",
+    "checkers.async.timeline.delta_at_the_limit": "a delta that arrives exactly at the limit",
+    "checkers.async.timeline.nothing_at_all": "nothing at all",
+    "checkers.async.timeline.pings_then_answer": "pings first, then the answer in time",
+    "checkers.async.timeline_raised": "for {case}, your function {did}.",
+    "checkers.async.hint.kept_progressing": (
+        "this stream kept progressing: which events moved your clock, and which should?"
+    ),
+    "checkers.async.hint.at_the_limit": (
+        "the delta came at the very moment the limit was reached. Was the limit still running?"
+    ),
+    "checkers.async.hint.reset_by_pings": (
+        "this stream stopped progressing while events still arrived, and your clock kept being reset. Does a "
+        "ping carry any of the answer?"
+    ),
+    "checkers.async.hint.from_last_progress": (
+        "measure from the last event that carried progress, not from an earlier one."
+    ),
+    "checkers.async.not_no_timeout": "for {case}, your function returned {got}, not no timeout. Hint: {hint}",
+    "checkers.async.not_the_timeout": (
+        "for {case}, your function returned {got}, not a timeout at {at:g} s. Hint: {hint}"
+    ),
+    "checkers.async.passed_timelines": "passed {n} timelines, with and without heartbeats.",
+    # -- checkers_relay: bug hunt 10, a gateway that splits each read on its own -------------------------
+    "checkers.relay.hint.whole": (
+        "even with the whole stream in one read, the frames differ. What does one upstream event become, and "
+        "what happens to the keep-alive comment?"
+    ),
+    "checkers.relay.hint.character": "a read ended inside a character. Which bytes must wait for the next read?",
+    "checkers.relay.hint.line": (
+        "a read ended inside a data line. Can that half line be an event yet, and where does it wait for the "
+        "rest?"
+    ),
+    "checkers.relay.hint.in_event": "a read ended between a data line and its blank line. When does an event exist?",
+    "checkers.relay.hint.default": "compare your frames with parse_sse on the same reads, one frame per event.",
+    "checkers.relay.cut_inside_event": (
+        "the upstream stopped inside its next-to-last event: {mismatch}. Hint: what the upstream left "
+        "half-done is not an event, and a gateway that forwards it forwards a broken one."
+    ),
+    "checkers.relay.passed": "passed {summary}, and an upstream cut inside an event.",
 }
