@@ -317,4 +317,122 @@ STRINGS = {
         "half-done is not an event, and a gateway that forwards it forwards a broken one."
     ),
     "checkers.relay.passed": "passed {summary}, and an upstream cut inside an event.",
+    # -- checkers_build: build it yourself (a line splitter, an event assembler, both) ------------------
+    "checkers.build.splitter_case.lf": "LF endings",
+    "checkers.build.splitter_case.cr": "CR endings",
+    "checkers.build.splitter_case.crlf": "CRLF endings",
+    "checkers.build.splitter_case.cr_then_crlf": "a CR and then a CRLF (two line endings)",
+    "checkers.build.splitter_case.blank_lines": "blank lines",
+    "checkers.build.splitter_case.not_endings": (
+        "U+2028, U+0085, FF, VT and U+001C inside a line (data, not endings)"
+    ),
+    "checkers.build.splitter_case.chinese_and_emoji": "Chinese and emoji",
+    "checkers.build.assembler_case.one_event": "one event",
+    "checkers.build.assembler_case.two_data_lines": "two data lines in one event",
+    "checkers.build.assembler_case.comment": "a comment line",
+    "checkers.build.assembler_case.no_colon": "a field with no colon",
+    "checkers.build.assembler_case.one_space": "one space after the colon is removed, and only one",
+    "checkers.build.assembler_case.colon_in_value": "a colon inside the value",
+    "checkers.build.assembler_case.type_lasts_one_event": "an event type lasts for one event",
+    "checkers.build.assembler_case.blank_without_data": "a blank line with no data dispatches nothing",
+    "checkers.build.assembler_case.id_lasts": "an id lasts across events",
+    "checkers.build.assembler_case.empty_id_resets": "an empty id resets it",
+    "checkers.build.assembler_case.id_with_nul": "an id containing U+0000 is ignored",
+    "checkers.build.assembler_case.id_without_data": "an id before a blank line with no data still counts",
+    "checkers.build.assembler_case.retry_and_unknown": "retry and unknown fields are not data",
+    "checkers.build.assembler_case.case_sensitive": "field names are case-sensitive",
+    "checkers.build.assembler_case.ends_before_blank_line": "the stream ends before the blank line",
+    "checkers.build.shape.feed_lines": "feed() returned {got}; it must return a list of lines",
+    "checkers.build.shape.close_list": "close() returned {got}; it must return a list (empty here)",
+    "checkers.build.shape.events_list": "{method} returned {got}; it must return a list of events",
+    "checkers.build.shape.not_event": (
+        "{method} returned {got} in its list; events are Event(type, data, last_event_id)"
+    ),
+    "checkers.build.shape.splitter_feed": "the line splitter's feed() returned {got}; it must return a list",
+    "checkers.build.your_code": "your code {did}",
+    "checkers.build.output_lines.differ": "the lines differ {difference}",
+    "checkers.build.output_events.differ": "the events differ {difference}",
+    "checkers.build.feed_number": "feed() number {number}",
+    "checkers.build.output_lines.timing": (
+        "the lines are right, but line {index} ({item}) came out of {came} instead of {due}"
+    ),
+    "checkers.build.output_events.timing": (
+        "the events are right, but event {index} ({item}) came out of {came} instead of {due}"
+    ),
+    "checkers.build.splitter_hint.whole": "even in one feed the lines differ: only CR, LF and CRLF end a line.",
+    "checkers.build.splitter_hint.crlf": (
+        "a read ended between a CR and its LF. A CRLF cut in two is still one line ending: what must survive "
+        "from the end of one feed() to the start of the next?"
+    ),
+    "checkers.build.splitter_hint.line": (
+        "a read ended inside a line. Where does the unfinished part wait for its ending?"
+    ),
+    "checkers.build.splitter_hint.empty": (
+        "an empty read changed the result. An empty read carries nothing and must change nothing, not even "
+        "what you remembered about the read before."
+    ),
+    "checkers.build.splitter_timing": (
+        "each line must come out of the feed() that completes its ending. A CR completes a line at once, "
+        "before anyone knows whether an LF follows."
+    ),
+    "checkers.build.pass_the_class": "pass the class itself, {name}, not {got}.",
+    "checkers.build.reads.one_character": "with one-character reads",
+    "checkers.build.reads.one_byte": "with one-byte reads",
+    "checkers.build.in_one_feed": "{text} in one feed",
+    "checkers.build.in_one_read": "{text} in one read",
+    "checkers.build.close_unfinished": (
+        "after feed('a\\nunfinished'), close() {did} instead of raising. Hint: the input ended inside a "
+        "line; an unfinished line is not a line, and close() is where you can say so."
+    ),
+    "checkers.build.close_after_cr": (
+        "after feed('a\\r'), close() {did}; it should return []. Hint: a CR on its own is a whole line "
+        "ending, so nothing is left unfinished."
+    ),
+    "checkers.build.passed": "passed {cases} named cases and {summary}.",
+    "checkers.build.case": "in the case '{case}', {what}: {mismatch}.",
+    "checkers.build.case_timing": "in the case '{case}', {what}: {mismatch}. Hint: {hint}",
+    "checkers.build.output_lines.not_streaming": (
+        "not streaming: {reads}, nothing came out of feed() until the input ended, then all the lines at "
+        "once. Collecting all the input and processing it once at the end gives the right lines, but it is "
+        "not streaming: a reader sees nothing until the stream is over (a chat window stays blank, then "
+        "fills at once), and memory grows with the whole stream. Hint: each of the lines must come out of "
+        "the feed() that completes it; what must you keep between feeds, and what can you give out now?"
+    ),
+    "checkers.build.output_events.not_streaming": (
+        "not streaming: {reads}, nothing came out of feed() until the input ended, then all the events at "
+        "once. Collecting all the input and processing it once at the end gives the right events, but it is "
+        "not streaming: a reader sees nothing until the stream is over (a chat window stays blank, then "
+        "fills at once), and memory grows with the whole stream. Hint: each of the events must come out of "
+        "the feed() that completes it; what must you keep between feeds, and what can you give out now?"
+    ),
+    "checkers.build.hint.default": (
+        "compare what your code keeps between feed() calls with what lesson_lib keeps."
+    ),
+    "checkers.build.assembler_hint.whole": (
+        "even in one read the events differ: go through the rules above one at a time."
+    ),
+    "checkers.build.assembler_hint.inside_event": (
+        "a read ended inside an event, so its lines arrived in different feed() calls. The fields of the "
+        "event so far must survive from one feed() to the next."
+    ),
+    "checkers.build.assembler_hint.in_event": (
+        "a read ended between two lines of one event. The fields of the event so far must survive from one "
+        "feed() to the next."
+    ),
+    "checkers.build.assembler_hint.between_events": (
+        "a read ended between two events. What does your assembler keep from one event to the next, and "
+        "what must it forget?"
+    ),
+    "checkers.build.assembler_hint.empty": (
+        "an empty read (so feed([])) changed the events. An empty list of lines must change nothing."
+    ),
+    "checkers.build.assembler_timing": (
+        "an event must come out of the feed() that delivers its blank line, not later."
+    ),
+    "checkers.build.pass_the_classes": "pass the classes themselves; {name} is {got}.",
+    "checkers.build.either_class": "{first} or {second}",
+    "checkers.build.pipeline_passed": (
+        "your splitter and assembler, behind lesson_lib's decoder, give SSEParser's events feed by feed in "
+        "{summary}: together they are an SSE parser."
+    ),
 }
