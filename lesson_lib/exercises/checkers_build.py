@@ -152,7 +152,7 @@ def _compare_feeds(observed: Observed, truth: list[list[Any]], what: str) -> str
         came, due = where(got, index), where(truth, index)
         def name(number: int) -> str:
             if number == len(truth) - 1:
-                return "close()"
+                return text("checkers.build.close_call")
             return text("checkers.build.feed_number", number=number + 1)
 
         item = short(flat_truth[index], 40)

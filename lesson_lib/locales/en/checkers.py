@@ -353,6 +353,7 @@ STRINGS = {
     "checkers.build.output_lines.differ": "the lines differ {difference}",
     "checkers.build.output_events.differ": "the events differ {difference}",
     "checkers.build.feed_number": "feed() number {number}",
+    "checkers.build.close_call": "close()",
     "checkers.build.output_lines.timing": (
         "the lines are right, but line {index} ({item}) came out of {came} instead of {due}"
     ),
