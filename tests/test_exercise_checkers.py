@@ -34,6 +34,7 @@ from lesson_lib.exercises.checkers import (
 )
 from lesson_lib.exercises.checkers_bugs import CHAT_TEXT, FUNCTION_NAMES, chat_final_text
 from lesson_lib.exercises.checkers_core import chunkings, classify_cut, shrink
+from lesson_lib.i18n import get_language, set_language
 
 EXERCISES = Path(__file__).resolve().parent.parent / "notebooks" / "exercises"
 
@@ -46,6 +47,15 @@ def namespace(name: str, solution: bool = True) -> dict[str, Any]:
     """Execute the code cells of an exercise notebook (solution or learner copy) and return its names."""
     path = EXERCISES / "solutions" / name if solution else EXERCISES / name
     names: dict[str, Any] = {"__name__": f"exercise_{path.stem}"}
+    language = get_language()  # the notebook's first cell sets its own; the caller's stays
+    try:
+        _run_cells(path, names)
+    finally:
+        set_language(language)
+    return names
+
+
+def _run_cells(path: Path, names: dict[str, Any]) -> None:
     for cell in nbformat.read(path, as_version=4).cells:
         if cell.cell_type == "code":
             code = "\n".join(line for line in cell.source.splitlines() if not line.lstrip().startswith("%"))
@@ -56,7 +66,6 @@ def namespace(name: str, solution: bool = True) -> dict[str, Any]:
                 asyncio.run(eval(compiled, names))
             else:
                 exec(compiled, names)
-    return names
 
 
 def assert_rejected(result, *phrases: str) -> None:

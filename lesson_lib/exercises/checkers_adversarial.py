@@ -19,6 +19,7 @@ from lesson_lib.completion import Outcome, consume
 from lesson_lib.decoding import IncrementalUTF8Decoder, char_spans, incremental_decode
 from lesson_lib.sse import parse_sse
 
+from ..i18n import text
 from . import Result
 from .checkers_bugs import chat_stream
 from .checkers_core import classify_cut, kinds_of, phrase, short
@@ -84,50 +85,55 @@ def _finished(reads: list[bytes]) -> bool:
 
 @dataclass(frozen=True)
 class Challenge:
-    title: str
+    """One challenge; ``name`` picks its title and rule from the catalogue of the current language."""
+
+    name: str
     body: bytes
     naive: Callable[[list[bytes]], Any]
     right: Callable[[list[bytes]], Any]
-    rule: str
     framing: str
     min_cuts: int = 1
     max_cuts: int = 1
     after_lf_only: bool = False
 
+    @property
+    def title(self) -> str:
+        return text(f"checkers.adversarial.title.{self.name}")
+
+    @property
+    def rule(self) -> str:
+        return text(f"checkers.adversarial.rule.{self.name}")
+
 
 CHALLENGES = {
     "character": Challenge(
-        "Make the per-read decoder corrupt the text",
+        "character",
         "Ångström, 日本, 🙂".encode(),
         naive_text,
         incremental_decode,
-        "exactly one cut",
         "text",
     ),
     "line": Challenge(
-        "Make the client split one event in two, or lose its type",
+        "line",
         b'event: delta\r\ndata: {"text":\r\ndata:  "\xe4\xbd\xa0\xe5\xa5\xbd"}\r\n\r\n',
         naive_events,
         _events,
-        "exactly one cut",
         "sse",
     ),
     "event": Challenge(
-        "Make the client lose text, cutting only at line endings",
+        "event",
         'data: {"text": "你好，"}\n\ndata: {"text":\ndata:  "世界"}\n\ndata: {"text": "🙂"}\n\n'.encode(),
         naive_answer,
         _answer,
-        "one or two cuts, each just after an LF",
         "sse",
         max_cuts=2,
         after_lf_only=True,
     ),
     "completion": Challenge(
-        "Make the client call a finished stream unfinished",
+        "completion",
         chat_stream(["你好", "🙂"]),
         naive_finished,
         _finished,
-        "exactly one cut",
         "sse",
     ),
 }
@@ -135,52 +141,43 @@ CHALLENGES = {
 
 def _hint(name: str, kinds: list[str]) -> str:
     if name == "character":
-        return "this client decodes each read alone. Where must a read end for it to hold part of something?"
+        return text("checkers.adversarial.hint.character")
     if name == "line":
         if "crlf" in kinds:
-            return (
-                "your cut is between a CR and its LF, the right kind of place, but here the empty line the "
-                "client invents lands where an empty line changes nothing. Try another CRLF."
-            )
-        return (
-            "this client keeps unfinished lines and decodes correctly; what it forgets is at the very end "
-            "of a read. Which line ending is two characters long?"
-        )
+            return text("checkers.adversarial.hint.line_crlf")
+        return text("checkers.adversarial.hint.line")
     if name == "event":
         if kinds == ["between-events"]:
-            return (
-                "your cuts fall between two events, and this client handles that. A cut just after an LF "
-                "can also fall inside an event."
-            )
-        return (
-            "this client survives that: each event's data lines still arrive together in one read. Where "
-            "could a cut at a line ending separate lines that belong together?"
-        )
-    return "this client looks for the terminal marker inside each read. How could a read boundary hide it?"
+            return text("checkers.adversarial.hint.event_between")
+        return text("checkers.adversarial.hint.event")
+    return text("checkers.adversarial.hint.completion")
 
 
 def _invalid(challenge: Challenge, cuts: Any) -> str | None:
     """Why ``cuts`` breaks the challenge's rule, or None."""
     if isinstance(cuts, int) and not isinstance(cuts, bool):
-        return f"give a list of byte offsets, e.g. [{cuts}], not a single number."
+        return text("checkers.adversarial.invalid.single_number", cut=cuts)
     whole_numbers = isinstance(cuts, list | tuple) and all(
         isinstance(c, int) and not isinstance(c, bool) for c in cuts
     )
     if not whole_numbers:
-        return f"give a list of byte offsets (whole numbers), e.g. [5]; got {short(cuts)}."
+        return text("checkers.adversarial.invalid.not_whole_numbers", got=short(cuts))
     size = len(challenge.body)
     for cut in cuts:
         if not 0 < cut < size:
-            return f"cut {cut} is outside 0 < cut < {size}: a cut must leave bytes on both sides."
+            return text("checkers.adversarial.invalid.outside", cut=cut, size=size)
     count = len(set(cuts))
     if not challenge.min_cuts <= count <= challenge.max_cuts:
-        cuts_given = f"{count} distinct cut" + ("" if count == 1 else "s")
-        return f"this challenge allows {challenge.rule}; you gave {cuts_given}."
+        if count == 1:
+            return text("checkers.adversarial.invalid.count_one", rule=challenge.rule, count=count)
+        return text("checkers.adversarial.invalid.count_many", rule=challenge.rule, count=count)
     if challenge.after_lf_only:
         for cut in cuts:
             if challenge.body[cut - 1 : cut] != b"\n":
                 before = challenge.body[cut - 1 : cut]
-                return f"cut {cut} does not fall just after an LF: byte {cut - 1} is {before!r}."
+                return text(
+                    "checkers.adversarial.invalid.not_after_lf", cut=cut, offset=cut - 1, before=repr(before)
+                )
     return None
 
 
@@ -191,8 +188,7 @@ def check_cuts(name: str, cuts: Any) -> Result:
     key = f"adversarial.{name}"
     challenge = CHALLENGES[name]
     if cuts is ... or cuts is None:
-        wanted = f"put your cut offsets in place of ... ({challenge.rule})"
-        return Result(key, False, f"not attempted yet: {wanted}.")
+        return Result(key, False, text("checkers.adversarial.not_attempted", rule=challenge.rule))
     problem = _invalid(challenge, cuts)
     if problem is not None:
         return Result(key, False, problem)
@@ -202,18 +198,15 @@ def check_cuts(name: str, cuts: Any) -> Result:
     pieces = split_at(body, cuts)
     naive, right = challenge.naive(pieces), challenge.right(pieces)
     kinds = kinds_of(cuts, lambda cut: classify_cut(body, cut, challenge.framing))
-    where = f"with cuts {cuts} ({phrase(kinds)})"
+    where = text("checkers.adversarial.where", cuts=cuts, kinds=phrase(kinds))
     if right != truth:  # lesson_lib promises the same result for every chunking; this would be its bug
-        return Result(key, False, f"{where}, lesson_lib gives {short(right)}, not the truth: a bug.")
+        message = text("checkers.adversarial.lesson_lib_bug", where=where, right=short(right))
+        return Result(key, False, message)
     if naive == truth:
         hint = _hint(name, kinds)
-        return Result(key, False, f"{where}, the naive client still gives the truth. Hint: {hint}")
-    return Result(
-        key,
-        True,
-        f"{where}, the naive client gives {short(naive)}; the truth, and lesson_lib on the same reads, "
-        f"give {short(truth)}.",
-    )
+        return Result(key, False, text("checkers.adversarial.still_the_truth", where=where, hint=hint))
+    message = text("checkers.adversarial.broken", where=where, naive=short(naive), truth=short(truth))
+    return Result(key, True, message)
 
 
 def challenge_body(name: str) -> bytes:
@@ -225,19 +218,20 @@ def show_challenge(name: str) -> None:
     """Print the challenge: its rule, the naive client's code, and the body with byte offsets."""
     challenge = CHALLENGES[name]
     body = challenge.body
-    print(f"{challenge.title}. Rule: {challenge.rule}.")
-    print("A cut at offset n ends the first read after byte n - 1.")
+    print(text("checkers.adversarial.show.header", title=challenge.title, rule=challenge.rule))
+    print(text("checkers.adversarial.show.offsets"))
     print()
     print(inspect.getsource(challenge.naive))
     if name == "character":
         for start, end in char_spans(body):
             char = body[start:end].decode("utf-8")
-            print(f"  bytes {start:2}-{end - 1:<2}  {char!r:6} {body[start:end].hex(' ')}")
+            row = {"start": start, "end": end - 1, "char": repr(char), "hex": body[start:end].hex(" ")}
+            print(text("checkers.adversarial.show.char_row", **row))
         return
     start = 0
     for match in re.finditer(rb"\r\n|\r|\n", body):
         line = body[start : match.end()]
-        text = line.decode("utf-8")
-        shown = text if len(text) <= 60 else text[:45] + "..." + text[-12:]
-        print(f"  bytes {start:3}-{match.end() - 1:<3}  {shown!r}")
+        decoded = line.decode("utf-8")
+        shown = decoded if len(decoded) <= 60 else decoded[:45] + "..." + decoded[-12:]
+        print(text("checkers.adversarial.show.line_row", start=start, end=match.end() - 1, line=repr(shown)))
         start = match.end()

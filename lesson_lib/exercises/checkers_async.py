@@ -21,8 +21,17 @@ from lesson_lib.completion import consume
 from lesson_lib.sse import Event, SSEParser
 from lesson_lib.viz.timeline import expiry
 
+from ..i18n import text
 from . import Result
-from .checkers_core import Observed, classify_cut, compare_value, count_summary, observe, sweep
+from .checkers_core import (
+    Observed,
+    classify_cut,
+    compare_value,
+    count_summary,
+    failure_result,
+    observe,
+    sweep,
+)
 
 __all__ = [
     "TIMELINES",
@@ -47,6 +56,9 @@ def _chat(pieces: list[str]) -> bytes:
 
 
 CHAT = _chat(_PIECES)
+
+#: Mark a mismatch about the response left open, or closed more than once (removed before it is shown).
+_OPEN_TAG, _CLOSES_TAG = "OPEN: ", "CLOSES: "
 FIRST_WORDS = 9  # characters: the answer's first nine, which end inside its third delta
 
 
@@ -93,7 +105,7 @@ def _in_own_loop(call: Callable[[], Any]) -> Any:
 async def _awaited(call: Callable[[], Any]) -> Any:
     result = call()
     if not inspect.isawaitable(result):
-        raise TypeError("first_words must be an async function (async def), so that it can be awaited")
+        raise TypeError(text("checkers.async.not_async"))
     return await result
 
 
@@ -107,37 +119,36 @@ def check_abandoned(key: str, function: Callable[..., Any]) -> Result:
         response = FakeAsyncResponse(pieces)
 
         async def call() -> tuple[Any, int]:
-            text = await function(response, FIRST_WORDS)
-            return text, response.closes  # counted at the moment the function returns: no await since
+            answer = await function(response, FIRST_WORDS)
+            return answer, response.closes  # counted at the moment the function returns: no await since
 
         observed = observe(lambda: _in_own_loop(call))
         return Observed(observed.value, observed.error)
 
     def compare(observed: Observed, expected: Any) -> str | None:
         if observed.raised:
-            return f"your function {observed.describe()}"
-        text, closes = observed.value
-        if text != expected:
-            return compare_value(Observed(text), expected)
+            return text("checkers.async.your_function", did=observed.describe())
+        answer, closes = observed.value
+        if answer != expected:
+            return compare_value(Observed(answer), expected)
         if closes == 0:
-            return "the response was still open when your function returned"
+            return _OPEN_TAG + text("checkers.async.still_open")
         if closes > 1:
-            return f"the response was closed {closes} times; it must be closed exactly once"
+            return _CLOSES_TAG + text("checkers.async.closed_times", closes=closes)
         return None
 
     failure, counts = sweep(CHAT, run, lambda _: truth, compare, lambda cut: classify_cut(CHAT, cut, "sse"))
     if failure is not None:
-        if failure.mismatch.startswith("the response was still open"):
-            hint = (
-                "you left the async for early. Which code closes the response, and when does Python run an "
-                "async generator's cleanup if nobody closes it?"
-            )
-        elif "closed" in failure.mismatch:
-            hint = "close the response in one place only."
+        if failure.mismatch.startswith(_OPEN_TAG):
+            failure.mismatch = failure.mismatch.removeprefix(_OPEN_TAG)
+            hint = text("checkers.async.hint.left_open")
+        elif failure.mismatch.startswith(_CLOSES_TAG):
+            failure.mismatch = failure.mismatch.removeprefix(_CLOSES_TAG)
+            hint = text("checkers.async.hint.close_once")
         else:
-            hint = "compare the text you return with the first characters of the answer."
-        return Result(key, False, f"{failure.where()}: {failure.mismatch}. Hint: {hint}")
-    return Result(key, True, f"passed {count_summary(counts)} (closed once, before returning, each time).")
+            hint = text("checkers.async.hint.text")
+        return failure_result(key, failure, {}, hint)
+    return Result(key, True, text("checkers.async.passed", summary=count_summary(counts)))
 
 
 # -- 8. a progress timeout that counts heartbeats -----------------------------------------------------------
@@ -155,26 +166,27 @@ _START = _event("message_start", {"message": {"id": "msg_1"}})
 _PING = _event("ping", {})
 _STOP = _event("message_delta", {"delta": {"stop_reason": "end_turn"}}) + _event("message_stop", {})
 
-#: Timelines of (seconds since the body started, the bytes that arrive then), with progress_timeout.
+#: Timelines of (seconds since the body started, the bytes that arrive then), with progress_timeout; each
+#: is described to the learner by the catalogue string ``checkers.async.timeline.<name>``.
 TIMELINES: dict[str, tuple[list[tuple[float, bytes]], float]] = {
-    "a generation that hangs behind pings": (
+    "hangs_behind_pings": (
         [(0.5, _START), (1.0, _delta("你好")), *((1.0 + 2 * i, _PING) for i in range(1, 8)), (20.0, _STOP)],
         5.0,
     ),
-    "pings between deltas that keep coming": (
+    "pings_between_deltas": (
         [(0.5, _START), *((1.0 + i, _delta("é🙂") if i % 2 else _PING) for i in range(12)), (13.5, _STOP)],
         3.0,
     ),
-    "a silent gap longer than the limit": (
+    "silent_gap": (
         [(0.5, _START), (1.0, _delta("Ång")), (9.0, _delta("ström"))],
         4.0,
     ),
-    "a delta that arrives exactly at the limit": (
+    "delta_at_the_limit": (
         [(1.0, _delta("你")), (3.0, _delta("好")), (4.0, _STOP)],
         2.0,
     ),
-    "nothing at all": ([], 2.0),
-    "pings first, then the answer in time": (
+    "nothing_at_all": ([], 2.0),
+    "pings_then_answer": (
         [(1.0, _PING), (2.0, _PING), (2.9, _START), (3.5, _delta("完成")), (4.0, _STOP)],
         3.0,
     ),
@@ -212,25 +224,24 @@ def check_heartbeat_clock(key: str, function: Callable[..., Any]) -> Result:
     for name, (timeline, limit) in TIMELINES.items():
         observed = observe(lambda timeline=timeline, limit=limit: function(arrivals_of(timeline), limit))
         truth = timed_out_at(timeline, limit)
+        case = text(f"checkers.async.timeline.{name}")
         if observed.raised:
-            return Result(key, False, f"for {name}, your function {observed.describe()}.")
+            message = text("checkers.async.timeline_raised", case=case, did=observed.describe())
+            return Result(key, False, message)
         if observed.value != truth:
             if truth is None:
-                hint = "this stream kept progressing: which events moved your clock, and which should?"
-            elif name == "a delta that arrives exactly at the limit":
-                hint = "the delta came at the very moment the limit was reached. Was the limit still running?"
+                hint = text("checkers.async.hint.kept_progressing")
+            elif name == "delta_at_the_limit":
+                hint = text("checkers.async.hint.at_the_limit")
             elif observed.value is None or observed.value > truth:
-                hint = (
-                    "this stream stopped progressing while events still arrived, and your clock kept "
-                    "being reset. Does a ping carry any of the answer?"
-                )
+                hint = text("checkers.async.hint.reset_by_pings")
             else:
-                hint = "measure from the last event that carried progress, not from an earlier one."
-            expected = "no timeout" if truth is None else f"a timeout at {truth:g} s"
-            return Result(
-                key,
-                False,
-                f"for {name}, your function returned {observed.value!r}, not {expected}. Hint: {hint}",
-            )
+                hint = text("checkers.async.hint.from_last_progress")
+            got = repr(observed.value)
+            if truth is None:
+                message = text("checkers.async.not_no_timeout", case=case, got=got, hint=hint)
+            else:
+                message = text("checkers.async.not_the_timeout", case=case, got=got, at=truth, hint=hint)
+            return Result(key, False, message)
         passed += 1
-    return Result(key, True, f"passed {passed} timelines, with and without heartbeats.")
+    return Result(key, True, text("checkers.async.passed_timelines", n=passed))

@@ -24,6 +24,7 @@ from lesson_lib.lines import LineSplitter
 from lesson_lib.ndjson import parse_ndjson
 from lesson_lib.sse import parse_sse
 
+from ..i18n import text
 from . import Result
 from .checkers_async import check_abandoned, check_heartbeat_clock
 from .checkers_core import (
@@ -84,8 +85,8 @@ def chat_stream(content: list[str], finish: bool = True, done: bool = True) -> b
     base = {"id": "chatcmpl-7Qx", "object": "chat.completion.chunk", "model": "gpt-fiction"}
     parts = [_chat_event({**base, "choices": [{"index": 0, "delta": {"role": "assistant", "content": ""}}]})]
     parts.append(b": keep-alive\n\n")
-    for text in content:
-        parts.append(_chat_event({**base, "choices": [{"index": 0, "delta": {"content": text}}]}))
+    for piece in content:
+        parts.append(_chat_event({**base, "choices": [{"index": 0, "delta": {"content": piece}}]}))
     if finish:
         parts.append(_chat_event({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}))
     if done:
@@ -148,20 +149,15 @@ def _sweep_result(
     return None, counts
 
 
-def _passed(key: str, counts: dict[str, int], extra: str) -> Result:
-    return Result(key, True, f"passed {count_summary(counts)}{extra}.")
-
-
 # -- 1. decoding each read on its own ------------------------------------------------------------------
 
 
 def check_decode(key: str, function: Callable[..., Any]) -> Result:
     hints = {
-        "whole": "even in one read the text is wrong: which encoding and which error mode does it use?",
-        "character": "a read ended inside a character. Which bytes must survive from one read to the next, "
-        "and what in your code keeps them?",
+        "whole": text("checkers.bugs.decode.hint.whole"),
+        "character": text("checkers.bugs.decode.hint.character"),
     }
-    default = "compare what your function keeps between reads with what an incremental decoder keeps."
+    default = text("checkers.bugs.decode.hint.default")
     truth = TEXT.decode("utf-8")
     result, counts = _sweep_result(
         key, TEXT, lambda pieces: observe(lambda: function(pieces)), lambda _: truth, "text", hints, default
@@ -172,32 +168,19 @@ def check_decode(key: str, function: Callable[..., Any]) -> Result:
     bad = TEXT[:20] + b"\xff" + TEXT[20:]
     observed = observe(lambda: function([bad[:7], bad[7:]]))
     if not isinstance(observed.error, UnicodeDecodeError):
-        return Result(
-            key,
-            False,
-            "a byte that is never valid UTF-8 (0xFF) sat in the middle, and your function "
-            f"{observed.describe()} instead of raising UnicodeDecodeError. Hint: {_hidden_loss(observed)}",
-        )
+        hint = _hidden_loss(observed)
+        message = text("checkers.bugs.decode.invalid_byte", did=observed.describe(), hint=hint)
+        return Result(key, False, message)
     cut_char = TEXT[: TEXT.index("🙂".encode()) + 2]
     observed = observe(lambda: function([cut_char[:-1], cut_char[-1:]]))
     if not isinstance(observed.error, UnicodeDecodeError):
         if _replaced(observed):
-            hint = (
-                "your decoder did see that the stream ended inside a character, and turned the held bytes "
-                "into U+FFFD. Which error mode does it use at the end, and who downstream could tell?"
-            )
+            hint = text("checkers.bugs.decode.hint.replaced_at_end")
         else:
-            hint = (
-                "what tells a decoder that no more bytes will come, so that it can complain about the ones "
-                "it holds?"
-            )
-        return Result(
-            key,
-            False,
-            "the stream stopped in the middle of a character (two of its four bytes arrived), and your "
-            f"function {observed.describe()} instead of raising UnicodeDecodeError. Hint: {hint}",
-        )
-    return _passed(key, counts, ", a stream cut inside a character and an invalid byte")
+            hint = text("checkers.bugs.decode.hint.never_told")
+        message = text("checkers.bugs.decode.cut_character", did=observed.describe(), hint=hint)
+        return Result(key, False, message)
+    return Result(key, True, text("checkers.bugs.decode.passed", summary=count_summary(counts)))
 
 
 def _replaced(observed: Observed) -> bool:
@@ -207,13 +190,10 @@ def _replaced(observed: Observed) -> bool:
 def _hidden_loss(observed: Observed) -> str:
     """Why returning text for invalid bytes is worse than raising, for what the function did with them."""
     if _replaced(observed):
-        return (
-            "text with U+FFFD in it looks like an answer; nobody downstream can tell that bytes were lost. "
-            "Which error mode does your decoder use?"
-        )
+        return text("checkers.bugs.decode.hint.replaced")
     if observed.raised:
-        return "invalid bytes must raise UnicodeDecodeError (or a subclass), so callers can catch it as such."
-    return "the byte vanished without a trace: nobody downstream can tell that bytes were lost."
+        return text("checkers.bugs.decode.hint.other_error")
+    return text("checkers.bugs.decode.hint.vanished")
 
 
 # -- 2. splitlines() -----------------------------------------------------------------------------------
@@ -221,36 +201,29 @@ def _hidden_loss(observed: Observed) -> str:
 
 def check_lines(key: str, function: Callable[..., Any]) -> Result:
     hints = {
-        "whole": "even with the whole stream in one read, a line was split where there is no CR or LF. "
-        "Which characters does your splitting treat as line breaks, and which does SSE?",
-        "crlf": "a read ended between a CR and its LF, and the lines differ. A CRLF cut in two is still one "
-        "line ending: what must survive from the end of one read to the start of the next?",
-        "line": "a read ended inside a line and the lines differ. Where does the unfinished part of a read "
-        "wait for its ending?",
-        "character": "a read ended inside a character: one decoder must hold its bytes for the whole stream.",
+        "whole": text("checkers.bugs.splitlines.hint.whole"),
+        "crlf": text("checkers.bugs.splitlines.hint.crlf"),
+        "line": text("checkers.bugs.splitlines.hint.line"),
+        "character": text("checkers.bugs.splitlines.hint.character"),
     }
-    default = "compare your lines with what lesson_lib's LineSplitter gives for the same reads."
+    default = text("checkers.bugs.splitlines.hint.default")
     result, counts = _sweep_result(
         key, LINES, lambda pieces: observe(lambda: function(pieces)), _truth_lines, "lines", hints, default
     )
     if result is not None:
         return result
     cases = [
-        ("a stream whose last line has no ending", b"data: a\r\ndata: \xe5\xae\x8c", ["data: a"]),
-        ("a stream whose last line ends with a lone CR", b"data: a\ndata: b\r", ["data: a", "data: b"]),
+        (text("checkers.bugs.splitlines.case.no_ending"), b"data: a\r\ndata: \xe5\xae\x8c", ["data: a"]),
+        (text("checkers.bugs.splitlines.case.lone_cr"), b"data: a\ndata: b\r", ["data: a", "data: b"]),
     ]
     for name, body, expected in cases:
         for pieces in ([body], [body[:-1], body[-1:]]):
             observed = observe(lambda pieces=pieces: function(pieces))
             mismatch = compare_value(observed, expected)
             if mismatch is not None:
-                return Result(
-                    key,
-                    False,
-                    f"for {name}: {mismatch}. Hint: a line exists once its ending has arrived (a CR is an "
-                    "ending on its own); a line without an ending is not a line yet.",
-                )
-    return _passed(key, counts, ", and two streams that end without an LF")
+                message = text("checkers.bugs.splitlines.unended", case=name, mismatch=mismatch)
+                return Result(key, False, message)
+    return Result(key, True, text("checkers.bugs.splitlines.passed", summary=count_summary(counts)))
 
 
 # -- 3. parsing before the blank line ------------------------------------------------------------------
@@ -262,12 +235,10 @@ def _truth_values(pieces: list[bytes]) -> list[Any]:
 
 def check_events(key: str, function: Callable[..., Any]) -> Result:
     hints = {
-        "whole": "even with the whole stream in one read, the values differ. When is an event's data "
-        "complete, and how are two data lines of one event joined?",
-        "in-event": "a read ended between two lines of one event. What must be kept from one read to the "
-        "next until the event is complete?",
+        "whole": text("checkers.bugs.blank_line.hint.whole"),
+        "in-event": text("checkers.bugs.blank_line.hint.in_event"),
     }
-    default = "compare your values with parse_sse on the same reads, event by event."
+    default = text("checkers.bugs.blank_line.hint.default")
     result, counts = _sweep_result(
         key, EVENTS, lambda pieces: observe(lambda: function(pieces)), _truth_values, "sse", hints, default
     )
@@ -277,13 +248,8 @@ def check_events(key: str, function: Callable[..., Any]) -> Result:
     observed = observe(lambda: function([cut]))
     mismatch = compare_value(observed, _truth_values([cut]))
     if mismatch is not None:
-        return Result(
-            key,
-            False,
-            f"the stream stopped just before the last event's blank line: {mismatch}. Hint: an event "
-            "exists only once its blank line has arrived; what the stream left half-done is not an event.",
-        )
-    return _passed(key, counts, ", and a stream cut before its last blank line")
+        return Result(key, False, text("checkers.bugs.blank_line.unfinished", mismatch=mismatch))
+    return Result(key, True, text("checkers.bugs.blank_line.passed", summary=count_summary(counts)))
 
 
 # -- 4. end of stream taken for success ----------------------------------------------------------------
@@ -295,12 +261,12 @@ def _chat_truncations() -> list[tuple[str, bytes]]:
     before_done = chat_stream(_CHAT_CONTENT, done=False)
     early = chat_stream(_CHAT_CONTENT[:2], finish=False, done=False)
     return [
-        ("cleanly between two events, long before the end", early),
-        ("cleanly between two events, after the last text and before the finish_reason", before_finish),
-        ("cleanly after the chunk with finish_reason, before the last event", before_done),
-        ("after the last event's data line, before its blank line", full[:-1]),
-        ("inside the last event's data line", full[:-4]),
-        ("inside a JSON chunk", before_done[:-30]),
+        (text("checkers.bugs.eof.where.early"), early),
+        (text("checkers.bugs.eof.where.before_finish"), before_finish),
+        (text("checkers.bugs.eof.where.before_done"), before_done),
+        (text("checkers.bugs.eof.where.before_blank_line"), full[:-1]),
+        (text("checkers.bugs.eof.where.inside_data_line"), full[:-4]),
+        (text("checkers.bugs.eof.where.inside_json"), before_done[:-30]),
     ]
 
 
@@ -315,8 +281,8 @@ def chat_final_text() -> str | None:
 
 
 def check_eof(key: str, function: Callable[..., Any]) -> Result:
-    hints = {"whole": "even the whole, finished stream does not give the right text."}
-    default = "compare your text with consume(reads, 'openai-chat').final_text."
+    hints = {"whole": text("checkers.bugs.eof.hint.whole")}
+    default = text("checkers.bugs.eof.hint.default")
 
     result, counts = _sweep_result(
         key, CHAT, lambda pieces: observe(lambda: function(pieces)), _chat_truth, "sse", hints, default
@@ -326,14 +292,10 @@ def check_eof(key: str, function: Callable[..., Any]) -> Result:
     for where, body in _chat_truncations():
         observed = observe(lambda body=body: function([body]))
         if not observed.raised:
-            return Result(
-                key,
-                False,
-                f"the stream stopped {where}, and your function {observed.describe()} as if the answer were "
-                "complete. Hint: a closed connection ends the loop whether or not the service finished; "
-                "which signal does this service send as its very last word?",
-            )
-    return _passed(key, counts, f", and {len(_chat_truncations())} streams that stop early")
+            message = text("checkers.bugs.eof.stopped", where=where, did=observed.describe())
+            return Result(key, False, message)
+    message = text("checkers.bugs.eof.passed", summary=count_summary(counts), n=len(_chat_truncations()))
+    return Result(key, True, message)
 
 
 # -- 5. no cleanup on every path -----------------------------------------------------------------------
@@ -366,19 +328,20 @@ def _cleanup_paths() -> list[tuple[str, list[bytes], int | None]]:
     malformed = CHAT.replace(b'{"content":"au', b'{"content:"au', 1)
     reads = [CHAT[i : i + 40] for i in range(0, len(CHAT), 40)]
     return [
-        ("the connection closes before the last event", [chat_stream(content, done=False)], None),
-        ("the stream carries invalid UTF-8", [invalid], None),
-        ("a chunk is not valid JSON", [malformed], None),
-        ("the network fails in the middle (ConnectionResetError)", reads, len(reads) // 2),
+        (text("checkers.bugs.cleanup.path.closes_early"), [chat_stream(content, done=False)], None),
+        (text("checkers.bugs.cleanup.path.invalid_utf8"), [invalid], None),
+        (text("checkers.bugs.cleanup.path.malformed_json"), [malformed], None),
+        (text("checkers.bugs.cleanup.path.network_fails"), reads, len(reads) // 2),
     ]
 
 
-_CLOSE_ONCE = "close the response in one place only, a place that runs on every path, this one included."
+#: Marks a mismatch about how often the response was closed (removed before the learner reads it).
+_CLOSES_TAG = "CLOSES: "
 
 
 def check_cleanup(key: str, function: Callable[..., Any]) -> Result:
-    hints = {"whole": "even the whole, finished stream does not give the right result."}
-    default = "compare what your function returns, and how often it closes the response, with the truth."
+    hints = {"whole": text("checkers.bugs.cleanup.hint.whole")}
+    default = text("checkers.bugs.cleanup.hint.default")
 
     def run(pieces: list[bytes]) -> Observed:
         response = FakeResponse(pieces)
@@ -387,42 +350,36 @@ def check_cleanup(key: str, function: Callable[..., Any]) -> Result:
 
     def compare(observed: Observed, truth: Any) -> str | None:
         if observed.raised:
-            return f"your function {observed.describe()}"
-        text, closes = observed.value
-        if text != CHAT_TEXT:
-            return compare_value(Observed(text), CHAT_TEXT)
+            return text("checkers.bugs.your_function", did=observed.describe())
+        answer, closes = observed.value
+        if answer != CHAT_TEXT:
+            return compare_value(Observed(answer), CHAT_TEXT)
         if closes != 1:
-            return f"the response was closed {closes} times; it must be closed exactly once"
+            return _CLOSES_TAG + text("checkers.bugs.cleanup.closed_times", closes=closes)
         return None
 
     failure, counts = sweep(CHAT, run, lambda _: None, compare, lambda cut: classify_cut(CHAT, cut, "sse"))
     if failure is not None:
-        if failure.mismatch.startswith("the response was closed"):
-            hints = {"whole": _CLOSE_ONCE}
-            default = _CLOSE_ONCE
+        if failure.mismatch.startswith(_CLOSES_TAG):
+            failure.mismatch = failure.mismatch.removeprefix(_CLOSES_TAG)
+            hints = {"whole": text("checkers.bugs.cleanup.hint.close_once")}
+            default = text("checkers.bugs.cleanup.hint.close_once")
         return failure_result(key, failure, hints, default)
     for name, pieces, fail_after in _cleanup_paths():
         response = FakeResponse(pieces, fail_after)
         observed = observe(lambda response=response: function(response))
         if not observed.raised:
-            return Result(
-                key,
-                False,
-                f"when {name}, your function {observed.describe()}. Hint: a broken stream must raise, so "
-                "that the caller cannot mistake it for an answer.",
-            )
+            message = text("checkers.bugs.cleanup.did_not_raise", case=name, did=observed.describe())
+            return Result(key, False, message)
         if response.closes == 0:
-            return Result(
-                key,
-                False,
-                f"when {name}, your function raised {describe_error(observed.error)} and never closed the "
-                "response. Hint: when an exception leaves your function, from the parser, from json or from "
-                "the network, which of your lines still run?",
-            )
+            error = describe_error(observed.error)
+            return Result(key, False, text("checkers.bugs.cleanup.never_closed", case=name, error=error))
         if response.closes > 1:
-            closed = f"the response was closed {response.closes} times"
-            return Result(key, False, f"when {name}, {closed}. Hint: {_CLOSE_ONCE}")
-    return _passed(key, counts, f" (closed once each time), and {len(_cleanup_paths())} failure paths")
+            hint = text("checkers.bugs.cleanup.hint.close_once")
+            message = text("checkers.bugs.cleanup.closed_often", case=name, closes=response.closes, hint=hint)
+            return Result(key, False, message)
+    message = text("checkers.bugs.cleanup.passed", summary=count_summary(counts), n=len(_cleanup_paths()))
+    return Result(key, True, message)
 
 
 # -- 6. an unbounded buffer ----------------------------------------------------------------------------
@@ -441,43 +398,31 @@ def _endless_line(prefix: bytes, read_size: int, limit: int, pulled: list[int]) 
 
 def check_bound(key: str, function: Callable[..., Any]) -> Result:
     bound = MAX_LINE_BYTES
-    default = f"every line of this stream is at most {bound} bytes long: none may be rejected."
+    default = text("checkers.bugs.bound.hint.default", bound=bound)
 
     def run(pieces: Any) -> Observed:
         return observe(lambda: function(pieces, max_line_bytes=bound))
 
     failure, counts = sweep(RECORDS, run, parse_ndjson, compare_value, lambda cut: classify_cut(RECORDS, cut))
     if failure is not None:
-        hints = {
-            "whole": f"no line of this stream is longer than {bound} bytes (one is exactly {bound}). The "
-            "bound is per line, not per read, and a line may be exactly as long as the bound."
-        }
+        hints = {"whole": text("checkers.bugs.bound.hint.whole", bound=bound)}
         return failure_result(key, failure, hints, default)
     prefix = _ndjson_line("你好") + _ndjson_line("🙂")
     long_line = prefix + _line_of_exactly(bound + 1, "Ångström")
     observed = run([long_line])
     if not observed.raised:
-        return Result(
-            key,
-            False,
-            f"a complete line of {bound + 1} bytes arrived in one read (bound: {bound}), and your function "
-            f"{observed.describe()}. Hint: every line must be measured, the complete ones too.",
-        )
+        message = text("checkers.bugs.bound.long_line", size=bound + 1, bound=bound, did=observed.describe())
+        return Result(key, False, message)
     read_size, source_size = 16, 64 * 1024
     pulled = [0]
     observed = run(_endless_line(prefix, read_size, source_size, pulled))
     allowed = len(prefix) + bound + read_size
     if not observed.raised or pulled[0] > allowed:
-        what = "returned normally" if not observed.raised else "raised"
-        return Result(
-            key,
-            False,
-            f"a line that never ends arrived in {read_size}-byte reads, and your function {what} only after "
-            f"pulling {pulled[0]} bytes from the source (a bound of {bound} bytes per line allows at most "
-            f"{allowed} here). Hint: the danger is the line that is still unfinished; when do you look at "
-            "its size?",
-        )
-    return _passed(key, counts, ", a line one byte too long, and a line that never ends")
+        fields = {"read_size": read_size, "pulled": pulled[0], "bound": bound, "allowed": allowed}
+        if not observed.raised:
+            return Result(key, False, text("checkers.bugs.bound.endless_returned", **fields))
+        return Result(key, False, text("checkers.bugs.bound.endless_raised", **fields))
+    return Result(key, True, text("checkers.bugs.bound.passed", summary=count_summary(counts)))
 
 
 BUGS: dict[str, Callable[[str, Callable[..., Any]], Result]] = {
@@ -513,7 +458,8 @@ def check_bug(name: str, function: Callable[..., Any]) -> Result:
     if name not in BUGS:
         raise KeyError(f"no bug-hunt exercise {name!r}; known: {', '.join(BUGS)}")
     if not callable(function):
-        return Result(key, False, f"pass your function itself, {FUNCTION_NAMES[name]}, not {function!r}.")
+        message = text("checkers.bugs.not_a_function", name=FUNCTION_NAMES[name], got=repr(function))
+        return Result(key, False, message)
     try:
         return BUGS[name](key, function)
     except NotAttempted:

@@ -18,6 +18,7 @@ from lesson_lib.decoding import IncrementalUTF8Decoder
 from lesson_lib.lines import LineSplitter
 from lesson_lib.sse import ReferenceSSEParser
 
+from ..i18n import text
 from . import Result
 from .checkers_core import (
     NotAttempted,
@@ -46,32 +47,34 @@ SPLITTER_TEXT = (
     "\r"
 )
 
+#: Named one-read cases; each name is described to the learner by ``checkers.build.splitter_case.<name>``.
 SPLITTER_CASES = [
-    ("LF endings", "a\nb\n"),
-    ("CR endings", "a\rb\r"),
-    ("CRLF endings", "a\r\nb\r\n"),
-    ("a CR and then a CRLF (two line endings)", "a\r\r\nb\n"),
-    ("blank lines", "\n\r\n\ra\n"),
-    ("U+2028, U+0085, FF, VT and U+001C inside a line (data, not endings)", "a\u2028b\x85c\x0cd\x0be\x1cf\n"),
-    ("Chinese and emoji", "你好🙂\n完成\r\n"),
+    ("lf", "a\nb\n"),
+    ("cr", "a\rb\r"),
+    ("crlf", "a\r\nb\r\n"),
+    ("cr_then_crlf", "a\r\r\nb\n"),
+    ("blank_lines", "\n\r\n\ra\n"),
+    ("not_endings", "a\u2028b\x85c\x0cd\x0be\x1cf\n"),
+    ("chinese_and_emoji", "你好🙂\n完成\r\n"),
 ]
 
+#: Named one-read cases; each name is described to the learner by ``checkers.build.assembler_case.<name>``.
 ASSEMBLER_CASES = [
-    ("one event", "data: 你好\n\n"),
-    ("two data lines in one event", "data: a\ndata: b\n\n"),
-    ("a comment line", ": ping\ndata: x\n\n"),
-    ("a field with no colon", "data\n\n"),
-    ("one space after the colon is removed, and only one", "data:  two\ndata:none\n\n"),
-    ("a colon inside the value", "data: a: b\n\n"),
-    ("an event type lasts for one event", "event: delta\ndata: a\n\ndata: b\n\n"),
-    ("a blank line with no data dispatches nothing", "event: ping\n\ndata: x\n\n"),
-    ("an id lasts across events", "id: 7\ndata: a\n\ndata: b\n\n"),
-    ("an empty id resets it", "id: 7\ndata: a\n\nid\ndata: b\n\n"),
-    ("an id containing U+0000 is ignored", "id: 7\ndata: a\n\nid: 8\x009\ndata: b\n\n"),
-    ("an id before a blank line with no data still counts", "id: 5\n\ndata: x\n\n"),
-    ("retry and unknown fields are not data", "retry: 3000\ncolour: blue\ndata: x\n\n"),
-    ("field names are case-sensitive", "Data: no\ndata: yes\n\n"),
-    ("the stream ends before the blank line", "data: a\n\ndata: b\n"),
+    ("one_event", "data: 你好\n\n"),
+    ("two_data_lines", "data: a\ndata: b\n\n"),
+    ("comment", ": ping\ndata: x\n\n"),
+    ("no_colon", "data\n\n"),
+    ("one_space", "data:  two\ndata:none\n\n"),
+    ("colon_in_value", "data: a: b\n\n"),
+    ("type_lasts_one_event", "event: delta\ndata: a\n\ndata: b\n\n"),
+    ("blank_without_data", "event: ping\n\ndata: x\n\n"),
+    ("id_lasts", "id: 7\ndata: a\n\ndata: b\n\n"),
+    ("empty_id_resets", "id: 7\ndata: a\n\nid\ndata: b\n\n"),
+    ("id_with_nul", "id: 7\ndata: a\n\nid: 8\x009\ndata: b\n\n"),
+    ("id_without_data", "id: 5\n\ndata: x\n\n"),
+    ("retry_and_unknown", "retry: 3000\ncolour: blue\ndata: x\n\n"),
+    ("case_sensitive", "Data: no\ndata: yes\n\n"),
+    ("ends_before_blank_line", "data: a\n\ndata: b\n"),
 ]
 
 STREAM = (
@@ -114,7 +117,7 @@ def _splitter_outputs(splitter: Any, pieces: list[str]) -> list[list[str]]:
     for piece in pieces:
         lines = splitter.feed(piece)
         if not isinstance(lines, list):
-            raise ShapeError(f"feed() returned {short(lines)}; it must return a list of lines")
+            raise ShapeError(text("checkers.build.shape.feed_lines", got=short(lines)))
         outputs.append(lines)
     return outputs
 
@@ -129,12 +132,12 @@ def _compare_feeds(observed: Observed, truth: list[list[Any]], what: str) -> str
     if isinstance(observed.error, ShapeError):
         return str(observed.error)
     if observed.raised:
-        return f"your code {observed.describe()}"
+        return text("checkers.build.your_code", did=observed.describe())
     got = observed.value
     flat_got = [item for out in got for item in out]
     flat_truth = [item for out in truth for item in out]
     if flat_got != flat_truth:
-        return f"the {what} differ {first_difference(flat_got, flat_truth)}"
+        return text(f"checkers.build.output_{what}.differ", difference=first_difference(flat_got, flat_truth))
     if got != truth:
 
         def where(outputs: list[list[Any]], index: int) -> int:
@@ -148,33 +151,36 @@ def _compare_feeds(observed: Observed, truth: list[list[Any]], what: str) -> str
         index = next(i for i in range(len(flat_got)) if where(got, i) != where(truth, i))
         came, due = where(got, index), where(truth, index)
         def name(number: int) -> str:
-            return "close()" if number == len(truth) - 1 else f"feed() number {number + 1}"
+            if number == len(truth) - 1:
+                return text("checkers.build.close_call")
+            return text("checkers.build.feed_number", number=number + 1)
 
-        return (
-            f"TIMING: the {what} are right, but {what[:-1]} {index} ({short(flat_truth[index], 40)}) came "
-            f"out of {name(came)} instead of {name(due)}"
+        item = short(flat_truth[index], 40)
+        return "TIMING: " + text(
+            f"checkers.build.output_{what}.timing", index=index, item=item, came=name(came), due=name(due)
         )
     return None
 
 
-SPLITTER_HINTS = {
-    "whole": "even in one feed the lines differ: only CR, LF and CRLF end a line.",
-    "crlf": "a read ended between a CR and its LF. A CRLF cut in two is still one line ending: what must "
-    "survive from the end of one feed() to the start of the next?",
-    "line": "a read ended inside a line. Where does the unfinished part wait for its ending?",
-    "empty": "an empty read changed the result. An empty read carries nothing and must change nothing, "
-    "not even what you remembered about the read before.",
-}
-SPLITTER_TIMING = (
-    "each line must come out of the feed() that completes its ending. A CR completes a line at once, "
-    "before anyone knows whether an LF follows."
-)
+def splitter_hints() -> dict[str, str]:
+    """The line splitter's hint for each kind of cut, in the current language."""
+    return {
+        "whole": text("checkers.build.splitter_hint.whole"),
+        "crlf": text("checkers.build.splitter_hint.crlf"),
+        "line": text("checkers.build.splitter_hint.line"),
+        "empty": text("checkers.build.splitter_hint.empty"),
+    }
+
+
+def splitter_timing() -> str:
+    return text("checkers.build.splitter_timing")
 
 
 def check_line_splitter(splitter_class: Any) -> Result:
     key = "build_it.line_splitter"
     if not isinstance(splitter_class, type):
-        return Result(key, False, f"pass the class itself, MyLineSplitter, not {short(splitter_class)}.")
+        message = text("checkers.build.pass_the_class", name="MyLineSplitter", got=short(splitter_class))
+        return Result(key, False, message)
     try:
         return _check_line_splitter(key, splitter_class)
     except NotAttempted:
@@ -188,19 +194,22 @@ def _check_line_splitter(key: str, cls: type) -> Result:
             outputs = _splitter_outputs(splitter, pieces)
             tail = splitter.close()
             if not isinstance(tail, list):
-                raise ShapeError(f"close() returned {short(tail)}; it must return a list (empty here)")
+                raise ShapeError(text("checkers.build.shape.close_list", got=short(tail)))
             return [*outputs, tail]
 
         return observe(go)
 
     pieces = list(SPLITTER_TEXT)
-    late = _not_streaming(key, run(pieces), _reference_lines(pieces), "with one-character reads", "lines")
+    reads = text("checkers.build.reads.one_character")
+    late = _not_streaming(key, run(pieces), _reference_lines(pieces), reads, "lines")
     if late is not None:
         return late
-    for name, text in SPLITTER_CASES:
-        mismatch = _compare_feeds(run([text]), _reference_lines([text]), "lines")
+    for name, body in SPLITTER_CASES:
+        mismatch = _compare_feeds(run([body]), _reference_lines([body]), "lines")
         if mismatch is not None:
-            return _case_failure(key, name, f"{short(text)} in one feed", mismatch, SPLITTER_TIMING)
+            case = text(f"checkers.build.splitter_case.{name}")
+            what = text("checkers.build.in_one_feed", text=short(body))
+            return _case_failure(key, case, what, mismatch, splitter_timing())
 
     failure, counts = sweep(
         SPLITTER_TEXT,
@@ -211,25 +220,16 @@ def _check_line_splitter(key: str, cls: type) -> Result:
         empty_reads=True,
     )
     if failure is not None:
-        return _report(key, failure, SPLITTER_HINTS, SPLITTER_TIMING, "character")
+        return _report(key, failure, splitter_hints(), splitter_timing(), "character")
     ended = observe(lambda: _close_after(cls, "a\nunfinished"))
     if not ended.raised:
-        return Result(
-            key,
-            False,
-            f"after feed('a\\nunfinished'), close() {ended.describe()} instead of raising. Hint: the input "
-            "ended inside a line; an unfinished line is not a line, and close() is where you can say so.",
-        )
+        return Result(key, False, text("checkers.build.close_unfinished", did=ended.describe()))
     ended = observe(lambda: _close_after(cls, "a\r"))
     if ended.raised or ended.value != []:
-        return Result(
-            key,
-            False,
-            f"after feed('a\\r'), close() {ended.describe()}; it should return []. Hint: a CR on its own is "
-            "a whole line ending, so nothing is left unfinished.",
-        )
+        return Result(key, False, text("checkers.build.close_after_cr", did=ended.describe()))
     cases = len(SPLITTER_CASES) + 2
-    return Result(key, True, f"passed {cases} named cases and {count_summary(counts, 'character')}.")
+    summary = count_summary(counts, "character")
+    return Result(key, True, text("checkers.build.passed", cases=cases, summary=summary))
 
 
 def _close_after(cls: type, text: str) -> Any:
@@ -239,8 +239,12 @@ def _close_after(cls: type, text: str) -> Any:
 
 
 def _case_failure(key: str, name: str, what: str, mismatch: str, timing: str) -> Result:
-    hint = f" Hint: {timing}" if mismatch.startswith("TIMING: ") else ""
-    return Result(key, False, f"in the case '{name}', {what}: {_untag(mismatch)}.{hint}")
+    fields = {"case": name, "what": what, "mismatch": _untag(mismatch)}
+    if mismatch.startswith("TIMING: "):
+        message = text("checkers.build.case_timing", hint=timing, **fields)
+    else:
+        message = text("checkers.build.case", **fields)
+    return Result(key, False, message)
 
 
 def _untag(mismatch: str) -> str:
@@ -266,15 +270,7 @@ def _not_streaming(
     """The report for code that collects all its input and processes it once at the end, or None."""
     if not _collects_everything(observed, truth):
         return None
-    return Result(
-        key,
-        False,
-        f"not streaming: {reads}, nothing came out of feed() until the input ended, then all the {what} at "
-        f"once. Collecting all the input and processing it once at the end gives the right {what}, but it "
-        f"is not streaming: a reader sees nothing until the stream is over (a chat window stays blank, then "
-        f"fills at once), and memory grows with the whole stream. Hint: each of the {what} must come out of "
-        "the feed() that completes it; what must you keep between feeds, and what can you give out now?",
-    )
+    return Result(key, False, text(f"checkers.build.output_{what}.not_streaming", reads=reads))
 
 
 def _report(key: str, failure: Any, hints: dict[str, str], timing: str, unit: str) -> Result:
@@ -282,7 +278,7 @@ def _report(key: str, failure: Any, hints: dict[str, str], timing: str, unit: st
         failure.mismatch = _untag(failure.mismatch)
         hints, default = {}, timing
     else:
-        default = "compare what your code keeps between feed() calls with what lesson_lib keeps."
+        default = text("checkers.build.hint.default")
     return failure_result(key, failure, hints, default, unit)
 
 
@@ -291,15 +287,14 @@ def _report(key: str, failure: Any, hints: dict[str, str], timing: str, unit: st
 
 def _event_tuples(events: Any, method: str) -> list[tuple[str, str, str]]:
     if not isinstance(events, list):
-        raise ShapeError(f"{method} returned {short(events)}; it must return a list of events")
+        raise ShapeError(text("checkers.build.shape.events_list", method=method, got=short(events)))
     out = []
     for event in events:
         try:
             out.append((event.type, event.data, event.last_event_id))
         except AttributeError:
-            raise ShapeError(
-                f"{method} returned {short(event)} in its list; events are Event(type, data, last_event_id)"
-            ) from None
+            message = text("checkers.build.shape.not_event", method=method, got=short(event))
+            raise ShapeError(message) from None
     return out
 
 
@@ -317,7 +312,7 @@ def _assemble(assembler: Any, pieces: list[bytes], splitter: Any = None) -> list
     for piece in pieces:
         complete = lines.feed(decoder.feed(piece))
         if not isinstance(complete, list):
-            raise ShapeError(f"the line splitter's feed() returned {short(complete)}; it must return a list")
+            raise ShapeError(text("checkers.build.shape.splitter_feed", got=short(complete)))
         outputs.append(_event_tuples(assembler.feed(complete), "feed()"))
     decoder.close()
     if splitter is None:
@@ -339,23 +334,26 @@ def _classify_event_cut(data: bytes, cut: int) -> str:
     return "inside-event" if parser.has_pending_event or parser.pending_line else "between-events"
 
 
-ASSEMBLER_HINTS = {
-    "whole": "even in one read the events differ: go through the rules above one at a time.",
-    "inside-event": "a read ended inside an event, so its lines arrived in different feed() calls. The "
-    "fields of the event so far must survive from one feed() to the next.",
-    "in-event": "a read ended between two lines of one event. The fields of the event so far must survive "
-    "from one feed() to the next.",
-    "between-events": "a read ended between two events. What does your assembler keep from one event to "
-    "the next, and what must it forget?",
-    "empty": "an empty read (so feed([])) changed the events. An empty list of lines must change nothing.",
-}
-ASSEMBLER_TIMING = "an event must come out of the feed() that delivers its blank line, not later."
+def assembler_hints() -> dict[str, str]:
+    """The event assembler's hint for each kind of cut, in the current language."""
+    return {
+        "whole": text("checkers.build.assembler_hint.whole"),
+        "inside-event": text("checkers.build.assembler_hint.inside_event"),
+        "in-event": text("checkers.build.assembler_hint.in_event"),
+        "between-events": text("checkers.build.assembler_hint.between_events"),
+        "empty": text("checkers.build.assembler_hint.empty"),
+    }
+
+
+def assembler_timing() -> str:
+    return text("checkers.build.assembler_timing")
 
 
 def check_event_assembler(assembler_class: Any) -> Result:
     key = "build_it.event_assembler"
     if not isinstance(assembler_class, type):
-        return Result(key, False, f"pass the class itself, MyEventAssembler, not {short(assembler_class)}.")
+        message = text("checkers.build.pass_the_class", name="MyEventAssembler", got=short(assembler_class))
+        return Result(key, False, message)
     try:
         return _check_event_assembler(key, assembler_class)
     except NotAttempted:
@@ -365,15 +363,18 @@ def check_event_assembler(assembler_class: Any) -> Result:
 def _check_event_assembler(key: str, cls: type) -> Result:
     pieces = one_byte_chunks(STREAM)
     observed = observe(lambda: _assemble(cls(), pieces))
-    late = _not_streaming(key, observed, _reference_events(pieces), "with one-byte reads", "events")
+    reads = text("checkers.build.reads.one_byte")
+    late = _not_streaming(key, observed, _reference_events(pieces), reads, "events")
     if late is not None:
         return late
-    for name, text in ASSEMBLER_CASES:
-        body = text.encode()
+    for name, case_text in ASSEMBLER_CASES:
+        body = case_text.encode()
         observed = observe(lambda body=body: _assemble(cls(), [body]))
         mismatch = _compare_feeds(observed, _reference_events([body]), "events")
         if mismatch is not None:
-            return _case_failure(key, name, f"{short(text)} in one read", mismatch, ASSEMBLER_TIMING)
+            case = text(f"checkers.build.assembler_case.{name}")
+            what = text("checkers.build.in_one_read", text=short(case_text))
+            return _case_failure(key, case, what, mismatch, assembler_timing())
 
     failure, counts = sweep(
         STREAM,
@@ -384,8 +385,9 @@ def _check_event_assembler(key: str, cls: type) -> Result:
         empty_reads=True,
     )
     if failure is not None:
-        return _report(key, failure, ASSEMBLER_HINTS, ASSEMBLER_TIMING, "byte")
-    return Result(key, True, f"passed {len(ASSEMBLER_CASES)} named cases and {count_summary(counts)}.")
+        return _report(key, failure, assembler_hints(), assembler_timing(), "byte")
+    message = text("checkers.build.passed", cases=len(ASSEMBLER_CASES), summary=count_summary(counts))
+    return Result(key, True, message)
 
 
 # -- both together -------------------------------------------------------------------------------------
@@ -395,11 +397,12 @@ def check_pipeline(splitter_class: Any, assembler_class: Any) -> Result:
     key = "build_it.pipeline"
     for name, cls in (("MyLineSplitter", splitter_class), ("MyEventAssembler", assembler_class)):
         if not isinstance(cls, type):
-            return Result(key, False, f"pass the classes themselves; {name} is {short(cls)}.")
+            return Result(key, False, text("checkers.build.pass_the_classes", name=name, got=short(cls)))
     try:
         pieces = one_byte_chunks(STREAM)
         observed = observe(lambda: _assemble(assembler_class(), pieces, splitter_class()))
-        late = _not_streaming(key, observed, _reference_events(pieces), "with one-byte reads", "events")
+        reads = text("checkers.build.reads.one_byte")
+        late = _not_streaming(key, observed, _reference_events(pieces), reads, "events")
         if late is not None:
             return late
         failure, counts = sweep(
@@ -411,14 +414,10 @@ def check_pipeline(splitter_class: Any, assembler_class: Any) -> Result:
             empty_reads=True,
         )
     except NotAttempted:
-        return not_attempted(key, "MyLineSplitter or MyEventAssembler")
+        either = text("checkers.build.either_class", first="MyLineSplitter", second="MyEventAssembler")
+        return not_attempted(key, either)
     if failure is not None:
-        hints = {**SPLITTER_HINTS, **ASSEMBLER_HINTS}
-        return _report(key, failure, hints, ASSEMBLER_TIMING, "byte")
-    return Result(
-        key,
-        True,
-        f"your splitter and assembler, behind lesson_lib's decoder, give ReferenceSSEParser's events feed by "
-        f"feed in {count_summary(counts)}: together they are an SSE parser.",
-    )
+        hints = {**splitter_hints(), **assembler_hints()}
+        return _report(key, failure, hints, assembler_timing(), "byte")
+    return Result(key, True, text("checkers.build.pipeline_passed", summary=count_summary(counts)))
 

@@ -26,23 +26,35 @@ from lesson_lib.chunking import one_byte_chunks, random_cuts, split_at
 from lesson_lib.decoding import incomplete_tail_length
 from lesson_lib.sse import SSEParser
 
+from ..i18n import text
 from . import Result
 
 #: The seeds of the random partitions every checker tries.
 SEEDS = tuple(range(20))
 
-#: How each kind of cut is named in a report.
-KIND_PHRASES = {
-    "character": "inside a multi-byte UTF-8 character",
-    "between-characters": "between two characters",
-    "crlf": "between a CR and the LF after it",
-    "line": "inside a line",
-    "in-event": "between two lines of one event",
-    "inside-event": "inside an event",
-    "between-events": "between two events",
-    "line-boundary": "just after a line ending",
-    "empty": "with an empty read",
-}
+#: The kinds of place a cut can fall, in the order a report names them; each is named in a report by the
+#: catalogue string ``checkers.core.kind.<kind>`` (hyphens as underscores).
+CUT_KINDS = (
+    "character",
+    "between-characters",
+    "crlf",
+    "line",
+    "in-event",
+    "inside-event",
+    "between-events",
+    "line-boundary",
+    "empty",
+)
+
+
+def kind_phrase(kind: str) -> str:
+    """How a report names the kind of cut ``kind`` (one of :data:`CUT_KINDS`), in the current language."""
+    return text(f"checkers.core.kind.{kind.replace('-', '_')}")
+
+
+def unit_name(unit: str) -> str:
+    """The word for ``unit`` (``"byte"`` or ``"character"``) in the current language."""
+    return text(f"checkers.core.unit.{unit}")
 
 
 class NotAttempted(Exception):
@@ -50,12 +62,7 @@ class NotAttempted(Exception):
 
 
 def not_attempted(key: str, what: str) -> Result:
-    return Result(
-        key,
-        False,
-        f"not attempted yet: {what} still raises NotImplementedError. Write your code in its place and "
-        "run this cell again.",
-    )
+    return Result(key, False, text("checkers.core.not_attempted", what=what))
 
 
 # -- running the learner's code ------------------------------------------------------------------------
@@ -74,8 +81,8 @@ class Observed:
 
     def describe(self) -> str:
         if self.error is not None:
-            return f"raised {describe_error(self.error)}"
-        return f"returned {short(self.value)}"
+            return text("checkers.core.raised", error=describe_error(self.error))
+        return text("checkers.core.returned", value=short(self.value))
 
 
 def observe(call: Callable[[], Any]) -> Observed:
@@ -106,19 +113,21 @@ def first_difference(got: Any, expected: Any) -> str:
     if isinstance(got, str) and isinstance(expected, str):
         for index, (a, b) in enumerate(itertools.zip_longest(got, expected)):
             if a != b:
-                return (
-                    f"at character {index}: got {short(got[index : index + 12])} where the truth has "
-                    f"{short(expected[index : index + 12])}"
+                return text(
+                    "checkers.core.diff.text_at",
+                    index=index,
+                    got=short(got[index : index + 12]),
+                    truth=short(expected[index : index + 12]),
                 )
-        return "the texts differ"
+        return text("checkers.core.diff.texts")
     if isinstance(got, list | tuple) and isinstance(expected, list | tuple):
         for index, (a, b) in enumerate(itertools.zip_longest(got, expected, fillvalue=_MISSING)):
             if a != b:
-                mine = "nothing" if a is _MISSING else short(a, 60)
-                truth = "nothing" if b is _MISSING else short(b, 60)
-                return f"at item {index}: got {mine} where the truth has {truth}"
-        return "the lists differ"
-    return f"got {short(got)} where the truth is {short(expected)}"
+                mine = text("checkers.core.diff.nothing") if a is _MISSING else short(a, 60)
+                truth = text("checkers.core.diff.nothing") if b is _MISSING else short(b, 60)
+                return text("checkers.core.diff.item_at", index=index, got=mine, truth=truth)
+        return text("checkers.core.diff.lists")
+    return text("checkers.core.diff.value", got=short(got), truth=short(expected))
 
 
 class _Missing:
@@ -144,14 +153,14 @@ class Chunking:
 
     def label(self, unit: str = "byte") -> str:
         if self.kind == "whole":
-            return "with the whole stream in one read"
+            return text("checkers.core.label.whole")
         if self.kind == "two-piece":
-            return f"with two reads cut at {unit} {self.cuts[0]}"
+            return text("checkers.core.label.two_piece", unit=unit_name(unit), cut=self.cuts[0])
         if self.kind == "one-byte":
-            return f"with one-{unit} reads"
+            return text("checkers.core.label.one_unit", unit=unit_name(unit))
         if self.kind == "random":
-            return f"with the seeded random partition #{self.seed} ({len(self.pieces)} reads)"
-        return f"with one-{unit} reads and an empty read before each"
+            return text("checkers.core.label.random", seed=self.seed, reads=len(self.pieces))
+        return text("checkers.core.label.empty_reads", unit=unit_name(unit))
 
 
 def chunkings(data: Any, *, seeds: Sequence[int] = SEEDS, empty_reads: bool = False) -> Iterator[Chunking]:
@@ -173,16 +182,16 @@ def count_summary(counts: dict[str, int], unit: str = "byte") -> str:
     """``{"whole": 1, "two-piece": 130, ...}`` as prose, e.g. for a success message."""
     parts = []
     if counts.get("whole"):
-        parts.append("one whole read")
+        parts.append(text("checkers.core.summary.whole"))
     if counts.get("two-piece"):
-        parts.append(f"{counts['two-piece']} two-piece splits")
+        parts.append(text("checkers.core.summary.two_piece", n=counts["two-piece"]))
     if counts.get("one-byte"):
-        parts.append(f"one-{unit} reads")
+        parts.append(text("checkers.core.summary.one_unit", unit=unit_name(unit)))
     if counts.get("random"):
-        parts.append(f"{counts['random']} seeded random partitions")
+        parts.append(text("checkers.core.summary.random", n=counts["random"]))
     if counts.get("empty-reads"):
-        parts.append("empty reads")
-    return ", ".join(parts)
+        parts.append(text("checkers.core.summary.empty_reads"))
+    return text("checkers.core.summary.separator").join(parts)
 
 
 def shrink(cuts: Sequence[int], fails: Callable[[tuple[int, ...]], bool]) -> tuple[int, ...]:
@@ -199,7 +208,7 @@ def shrink(cuts: Sequence[int], fails: Callable[[tuple[int, ...]], bool]) -> tup
 
 
 def classify_cut(data: bytes, cut: int, framing: str = "lines") -> str:
-    """The kind of place ``cut`` falls in ``data``: see :data:`KIND_PHRASES`.
+    """The kind of place ``cut`` falls in ``data``: see :data:`CUT_KINDS`.
 
     ``framing`` is ``"text"`` (only characters matter), ``"sse"`` (a line boundary is inside or between
     events), or ``"lines"``.
@@ -230,13 +239,14 @@ def classify_text_cut(text: str, cut: int) -> str:
 
 
 def kinds_of(cuts: Sequence[int], classify: Callable[[int], str]) -> list[str]:
-    """The distinct kinds of ``cuts``, in the order of :data:`KIND_PHRASES`."""
+    """The distinct kinds of ``cuts``, in the order of :data:`CUT_KINDS`."""
     found = {classify(cut) for cut in cuts}
-    return [kind for kind in KIND_PHRASES if kind in found]
+    return [kind for kind in CUT_KINDS if kind in found]
 
 
 def phrase(kinds: Sequence[str]) -> str:
-    return " and ".join(KIND_PHRASES[k] for k in kinds)
+    """The kinds of cut named in the current language, joined ("inside a line and between two events")."""
+    return text("checkers.core.kinds_separator").join(kind_phrase(k) for k in kinds)
 
 
 # -- sweeping a corpus ---------------------------------------------------------------------------------
@@ -256,16 +266,20 @@ class Failure:
         if c.kind == "whole":
             return c.label(unit)
         if c.kind == "two-piece":
-            return f"{c.label(unit)}, {phrase(self.kinds)}"
+            return text("checkers.core.where.two_piece", label=c.label(unit), kinds=phrase(self.kinds))
         if c.kind == "empty-reads" and "empty" in self.kinds:
-            return f"{c.label(unit)} (the same reads without the empty ones pass)"
+            return text("checkers.core.where.empty", label=c.label(unit))
         if self.shrunk:
-            plural = "cut" if len(self.shrunk) == 1 else "cuts"
-            offsets = ", ".join(str(x) for x in self.shrunk)
-            return (
-                f"{c.label(unit)}; it still fails with only {len(self.shrunk)} of those {plural}, at {unit} "
-                f"{offsets}: {phrase(self.kinds)}"
-            )
+            fields = {
+                "label": c.label(unit),
+                "n": len(self.shrunk),
+                "unit": unit_name(unit),
+                "offsets": ", ".join(str(x) for x in self.shrunk),
+                "kinds": phrase(self.kinds),
+            }
+            if len(self.shrunk) == 1:
+                return text("checkers.core.where.shrunk_one", **fields)
+            return text("checkers.core.where.shrunk_many", **fields)
         return c.label(unit)
 
 
@@ -313,9 +327,9 @@ def sweep(
 def compare_value(observed: Observed, truth: Any) -> str | None:
     """The usual comparison: the learner's code must return exactly the truth."""
     if observed.raised:
-        return f"your code {observed.describe()}"
+        return text("checkers.core.compare.raised", did=observed.describe())
     if observed.value != truth:
-        return f"the result differs from the truth {first_difference(observed.value, truth)}"
+        return text("checkers.core.compare.differs", difference=first_difference(observed.value, truth))
     return None
 
 
@@ -333,4 +347,5 @@ def failure_result(
     key: str, failure: Failure, hints: dict[str, str], default: str, unit: str = "byte"
 ) -> Result:
     hint = hint_for(failure.kinds, failure.chunking.kind, hints, default)
-    return Result(key, False, f"{failure.where(unit)}: {failure.mismatch}. Hint: {hint}")
+    message = text("checkers.core.failure", where=failure.where(unit), mismatch=failure.mismatch, hint=hint)
+    return Result(key, False, message)

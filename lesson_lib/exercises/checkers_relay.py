@@ -15,6 +15,7 @@ from typing import Any
 
 from lesson_lib.sse import parse_sse
 
+from ..i18n import text
 from . import Result
 from .checkers_core import classify_cut, compare_value, count_summary, failure_result, observe, sweep
 
@@ -60,14 +61,12 @@ def _frames(function: Callable[..., Any], pieces: list[bytes]) -> Any:
 
 def check_relay_split(key: str, function: Callable[..., Any]) -> Result:
     hints = {
-        "whole": "even with the whole stream in one read, the frames differ. What does one upstream event "
-        "become, and what happens to the keep-alive comment?",
-        "character": "a read ended inside a character. Which bytes must wait for the next read?",
-        "line": "a read ended inside a data line. Can that half line be an event yet, and where does it wait "
-        "for the rest?",
-        "in-event": "a read ended between a data line and its blank line. When does an event exist?",
+        "whole": text("checkers.relay.hint.whole"),
+        "character": text("checkers.relay.hint.character"),
+        "line": text("checkers.relay.hint.line"),
+        "in-event": text("checkers.relay.hint.in_event"),
     }
-    default = "compare your frames with parse_sse on the same reads, one frame per event."
+    default = text("checkers.relay.hint.default")
     failure, counts = sweep(
         RELAY_STREAM,
         lambda pieces: observe(lambda: _frames(function, pieces)),
@@ -81,10 +80,5 @@ def check_relay_split(key: str, function: Callable[..., Any]) -> Result:
     observed = observe(lambda: _frames(function, [cut[:40], cut[40:]]))
     mismatch = compare_value(observed, _truth([cut]))
     if mismatch is not None:
-        return Result(
-            key,
-            False,
-            f"the upstream stopped inside its next-to-last event: {mismatch}. Hint: what the upstream left "
-            "half-done is not an event, and a gateway that forwards it forwards a broken one.",
-        )
-    return Result(key, True, f"passed {count_summary(counts)}, and an upstream cut inside an event.")
+        return Result(key, False, text("checkers.relay.cut_inside_event", mismatch=mismatch))
+    return Result(key, True, text("checkers.relay.passed", summary=count_summary(counts)))

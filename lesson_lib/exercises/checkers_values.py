@@ -16,6 +16,7 @@ from typing import Any
 
 from lesson_lib.completion import consume
 
+from ..i18n import text
 from . import Result
 from .checkers_core import classify_cut, compare_value, count_summary, failure_result, observe, sweep
 
@@ -45,14 +46,14 @@ def tool_stream(
         start = {"index": index, "id": f"call_{index}", "type": "function", "function": {"name": name}}
         parts.append(_event({"tool_calls": [start]}))
     pieces = [
-        (index, text)
+        (index, fragment)
         for position in range(max(len(f) for _, f in _CALLS))
         for index, (_, f) in enumerate(_CALLS)
         if position < len(f)
-        for text in [f[position]]
+        for fragment in [f[position]]
     ]
-    for index, text in pieces[:fragments]:
-        parts.append(_event({"tool_calls": [{"index": index, "function": {"arguments": text}}]}))
+    for index, fragment in pieces[:fragments]:
+        parts.append(_event({"tool_calls": [{"index": index, "function": {"arguments": fragment}}]}))
     if finish:
         parts.append(_event({}, reason))
     if done:
@@ -72,32 +73,23 @@ def tool_truth() -> list[tuple[str, Any]]:
 def _cut_at_length() -> tuple[str, bytes]:
     """A stream the service ended at its token limit: every fragment (the text even parses), ``length``,
     then ``[DONE]``. The calls stay open: the service said it cut the answer."""
-    return (
-        "at the token limit: finish_reason 'length' came after the last fragment, and data: [DONE] followed",
-        tool_stream(reason="length"),
-    )
+    return (text("checkers.values.where.length"), tool_stream(reason="length"))
 
 
 def _truncations() -> list[tuple[str, bytes]]:
     return [
-        ("after every fragment and the finish_reason, before data: [DONE]", tool_stream(done=False)),
-        ("after every fragment, before the finish_reason", tool_stream(finish=False, done=False)),
-        (
-            "between two fragments, after a number that is valid JSON on its own",
-            tool_stream(finish=False, done=False, fragments=6),
-        ),
-        ("inside the data line of a fragment", tool_stream(done=False)[:-40]),
+        (text("checkers.values.where.before_done"), tool_stream(done=False)),
+        (text("checkers.values.where.before_finish"), tool_stream(finish=False, done=False)),
+        (text("checkers.values.where.after_number"), tool_stream(finish=False, done=False, fragments=6)),
+        (text("checkers.values.where.inside_data_line"), tool_stream(done=False)[:-40]),
         _cut_at_length(),
     ]
 
 
 def check_tool_args(key: str, function: Callable[..., Any]) -> Result:
     truth = tool_truth()
-    hints = {
-        "whole": "even the whole, finished stream does not give the right calls. What is one fragment of the "
-        "arguments: a JSON value, or a piece of JSON text?"
-    }
-    default = "compare your calls with consume(reads, 'openai-chat').tool_calls."
+    hints = {"whole": text("checkers.values.hint.whole")}
+    default = text("checkers.values.hint.default")
 
     def run(pieces: list[bytes]):
         return observe(lambda: [tuple(call) for call in function(pieces)])
@@ -114,19 +106,10 @@ def check_tool_args(key: str, function: Callable[..., Any]) -> Result:
     for where, body in _truncations():
         observed = run([body])
         if not observed.raised and (where, body) == _cut_at_length():
-            return Result(
-                key,
-                False,
-                f"the service stopped {where}, and your function {observed.describe()} as if the calls were "
-                "whole. Hint: [DONE] only says the stream ended; what does finish_reason 'length' say about "
-                "the arguments that came before it?",
-            )
+            message = text("checkers.values.length_taken_as_whole", where=where, did=observed.describe())
+            return Result(key, False, message)
         if not observed.raised:
-            return Result(
-                key,
-                False,
-                f"the stream stopped {where}, and your function {observed.describe()} as if the calls were "
-                "whole. Hint: in Chat Completions nothing closes one call; what closes them all?",
-            )
-    closing = f"{len(_truncations())} streams that never close their calls"
-    return Result(key, True, f"passed {count_summary(counts)}, and {closing}.")
+            message = text("checkers.values.open_taken_as_whole", where=where, did=observed.describe())
+            return Result(key, False, message)
+    message = text("checkers.values.passed", summary=count_summary(counts), n=len(_truncations()))
+    return Result(key, True, message)
