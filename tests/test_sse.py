@@ -106,6 +106,8 @@ SPEC_CASES = {
     "field names are case-sensitive": (b"Data: no\nDATA: no\ndata : no\ndata: yes\n\n",
                                        [ev("yes")], "", None),
     "unknown fields are ignored": ("foo: bar\ndata: 你好\n\n".encode(), [ev("你好")], "", None),
+    "a full-width colon is not a colon": ("data：你好\nid：7\n\ndata: 注意：明天见\n\n".encode(),
+                                          [ev("注意：明天见")], "", None),
     "a line without colon is a field name": (b"data\n\n", [ev("")], "", None),
     "id persists across events": (b"id: 1\ndata: a\n\ndata: b\n\n",
                                   [ev("a", last_event_id="1"), ev("b", last_event_id="1")], "1", None),
