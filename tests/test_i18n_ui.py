@@ -180,14 +180,14 @@ def test_the_chinese_labels_say_what_the_english_ones_say(chinese):
         "字节",
         "事件（含心跳）",
         "业务进展",
-        "正文开始后的秒数",
+        "响应体开始后的秒数",
         " progress_timeout=0.35 s 已用完",
     } <= timeline
 
 
 def test_the_outcome_map_keeps_every_chinese_text_inside_the_picture(chinese):
     labels = _outcome_labels()
-    picture = viz.OutcomeMapPicture(labels, "openai-chat/completed：正文在每个字节之后停止时的判定结果")
+    picture = viz.OutcomeMapPicture(labels, "openai-chat/completed：响应体在每个字节之后停止时的判定结果")
     width, height = picture.layout.size_px
     for cutoff in (0, len(labels) // 2, len(labels) - 1):
         fig = picture.figure(cutoff)
@@ -374,7 +374,7 @@ def test_describe_of_a_completed_stream_in_chinese(chinese):
     text = consume([entry.body], entry.contract).describe()
     assert text == (
         '这条 openai-chat 流已完成：服务端的终止信号已经到达（已收到 finish_reason "stop"），'
-        "正文也干净地结束了，所以文本是最终结果。共 5032 字节，分 1 次读取到达，携带 18 个事件"
+        "响应体也正常结束了，所以文本是最终结果。共 5032 字节，分 1 次读取到达，携带 18 个事件"
         "（15 个文本增量、0 个心跳、0 个未知事件），文本共 58 个字符。"
     )
 
@@ -399,3 +399,24 @@ def test_english_is_the_default_and_unchanged():
         "CutExplorer: '你好🙂' (10 bytes) cut at 4 -> replace decode '你\\ufffd\\ufffd\\ufffd🙂' "
         "(3 x U+FFFD, first difference at character 1); incremental decode '你好🙂'"
     )
+
+
+def test_the_server_and_reads_reprs_speak_chinese(chinese):
+    from lesson_lib.http import open_reads
+    from lesson_lib.relay import RelayServer
+    from lesson_lib.replay import ReplayServer
+
+    body = captures.load("openai-chat/completed").body
+    server = ReplayServer(body, [100])
+    assert repr(server) == f"ReplayServer({len(body)} 字节, 分 2 段, 未启动)"
+    with server:
+        assert repr(server) == f"ReplayServer({len(body)} 字节, 分 2 段, 运行中)"
+        reads = open_reads(server.url)
+        assert repr(reads) == "HTTPReads(200, 目前 0 次读取, 未关闭)"
+        reads.close()
+        assert repr(reads).endswith(", 已关闭)")
+        relay = RelayServer(server.url, "openai-chat")
+        assert repr(relay) == "RelayServer(openai-chat, variant='correct', 未启动)"
+    assert repr(server) == f"ReplayServer({len(body)} 字节, 分 2 段, 已停止)"
+    lesson_lib.set_language("en")
+    assert repr(server) == f"ReplayServer({len(body)} bytes in 2 pieces, stopped)"

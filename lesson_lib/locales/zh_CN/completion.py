@@ -25,10 +25,10 @@ STRINGS = {
     "completion.reason.given": '已收到 finish_reason "{reason}"',
     "completion.reason.none": "没有收到 finish_reason",
     "completion.completed": (
-        "{name}已完成：服务端的终止信号已经到达（{reason}），正文也干净地结束了，所以文本是最终结果。"
+        "{name}已完成：服务端的终止信号已经到达（{reason}），响应体也正常结束了，所以文本是最终结果。"
     ),
     "completion.completed_unverified": (
-        "按信号来看，{name}已完成（{reason}，正文也干净地结束了），但它的结尾无法验证：{why}"
+        "按信号来看，{name}已完成（{reason}，响应体也正常结束了），但它的结尾无法验证：{why}"
         "在那里被切断的流看起来一模一样，所以文本不算最终结果。"
     ),
     "completion.why.events_after": "终止信号之后又来了 {events}。",

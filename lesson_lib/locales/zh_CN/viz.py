@@ -66,7 +66,7 @@ STRINGS = {
     "viz.timeline.lane.byte": "字节",
     "viz.timeline.lane.event": "事件（含心跳）",
     "viz.timeline.lane.progress": "业务进展",
-    "viz.timeline.xlabel": "正文开始后的秒数",
+    "viz.timeline.xlabel": "响应体开始后的秒数",
     "viz.timeline.ran_out": " {clock}={limit} s 已用完",
     # 字节轴上的工具调用（viz/values_map.py）
     "viz.values_map.cutoff": "截断点 {cutoff}",

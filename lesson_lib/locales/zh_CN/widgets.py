@@ -65,7 +65,7 @@ STRINGS = {
     "widgets.reads.close.ended_mid.character": "流在一个字符中间结束；尚未完成的部分被丢弃",
     "widgets.reads.close.ended_mid.line": "流在一行的中间结束；尚未完成的部分被丢弃",
     "widgets.reads.close.ended_mid.event": "流在一个事件中间结束；尚未完成的部分被丢弃",
-    "widgets.reads.close.clean": "干净结束：没有未完成的内容",
+    "widgets.reads.close.clean": "正常结束：没有未完成的内容",
     "widgets.reads.error": "，错误：{error}",
     "widgets.layer_inspector.intro": (
         "<b>逐次读取，看每一层。</b>每一行是解析器在一次读取之后的状态：未完成字符已收到的字节、"
@@ -98,15 +98,15 @@ STRINGS = {
     "widgets.cutoffs.one": "截断点 {start}",
     "widgets.cutoffs.range": "截断点 {start}-{last}",
     "widgets.completion_explorer.title": (
-        "<b>流停在了哪里？</b>移动截断点：正文就在那里结束，就像连接断了一样。"
-        "只有服务端自己的终止信号加上干净的结尾，才能说明回答是完整的。"
+        "<b>流停在了哪里？</b>移动截断点：响应体就在那里结束，就像连接断了一样。"
+        "只有服务端自己的终止信号加上正常的结尾，才能说明回答是完整的。"
     ),
     "widgets.completion_explorer.map": "画出每个截断点",
-    "widgets.completion_explorer.map_tooltip": "正文在每个字节之后停止时的判定结果",
+    "widgets.completion_explorer.map_tooltip": "响应体在每个字节之后停止时的判定结果",
     "widgets.completion_explorer.range": "区间",
     "widgets.completion_explorer.previous": "上一个区间",
     "widgets.completion_explorer.next": "下一个区间",
-    "widgets.completion_explorer.map_title": "{capture}：正文在每个字节之后停止时的判定结果",
+    "widgets.completion_explorer.map_title": "{capture}：响应体在每个字节之后停止时的判定结果",
     "widgets.completion_explorer.range_option": "第 {number}/{ranges} 个：{cutoffs}：{label}",
     "widgets.completion_explorer.more_text": "文本还多 {characters}",
     "widgets.completion_explorer.no_more_text": "文本没有再增加",
