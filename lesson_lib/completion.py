@@ -197,8 +197,10 @@ class StreamResult:
         """One human paragraph about what happened and why, in the current language (see
         :mod:`lesson_lib.i18n`); counts only, never the answer text."""
         s, err = self.stats, self.error
-        name = text("completion.name.contract", contract=self.contract) if self.contract else text(
-            "completion.name.plain"
+        name = (
+            text("completion.name.contract", contract=self.contract)
+            if self.contract
+            else text("completion.name.plain")
         )
         reason = (
             text("completion.reason.given", reason=self.finish_reason)
@@ -223,8 +225,14 @@ class StreamResult:
             if self.truncated_at == "event":
                 cut += text(f"completion.event_end.{_EVENT_END.get(self.contract, 'unknown')}")
             if err is not None:
-                out = text("completion.truncated_source", name=name, cut=cut, reason=reason, kind=err.kind,
-                           where=where)
+                out = text(
+                    "completion.truncated_source",
+                    name=name,
+                    cut=cut,
+                    reason=reason,
+                    kind=err.kind,
+                    where=where,
+                )
             else:
                 out = text("completion.truncated", name=name, cut=cut, reason=reason)
         elif self.outcome is Outcome.SERVICE_ERROR:
