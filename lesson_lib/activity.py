@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .i18n import text as _t
 from .options import check_number
 
 __all__ = [
@@ -95,7 +96,12 @@ class IdleVerdict:
     maximum: float
 
     def __str__(self) -> str:
-        return f"{self.limit}: idle for {self.idle_for:g} s, limit {self.maximum:g} s"
+        return _t(
+            "activity.idle_verdict",
+            limit=self.limit,
+            idle_for=f"{self.idle_for:g}",
+            maximum=f"{self.maximum:g}",
+        )
 
 
 class Liveness(enum.StrEnum):

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from .i18n import text as _t
+
 #: The folder of captures, beside the package in a checkout of Boundary Lab.
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 
@@ -32,7 +34,13 @@ class Capture:
     reasoning_text: str = ""
 
     def __repr__(self) -> str:
-        return f"Capture({self.name!r}: {len(self.body)} bytes, {self.contract}, expected {self.outcome})"
+        return _t(
+            "captures.repr",
+            name=repr(self.name),
+            bytes=len(self.body),
+            contract=self.contract,
+            outcome=self.outcome,
+        )
 
 
 @cache

@@ -51,6 +51,7 @@ from .errors import (
     StreamDecodeError,
     TruncatedCharacterError,
 )
+from .i18n import catalogue, text
 from .lines import DEFAULT_MAX_LINE_CHARS
 from .ndjson import DEFAULT_MAX_ELEMENT_CHARS, JSONArrayParser, NDJSONParser
 from .options import check_int
@@ -118,8 +119,9 @@ class StreamError:
     line_index: int | None = None
     error_type: str | None = None  # the service's own error type or code (service errors)
     limit: str | None = None  # which limit (limit_exceeded)
-    maximum: int | None = None  # its value
+    maximum: float | None = None  # its value (a timed_out error: the clock's limit in seconds)
     offset_exact: bool = True  # False: ``offset`` is only the end of the read where it was detected
+    cause: str | None = None  # timed_out: the exception that ended the read, if one did
 
 
 @dataclass
@@ -192,128 +194,166 @@ class StreamResult:
     retry: int | None = None  # SSE: the last valid retry field, in milliseconds
 
     def describe(self) -> str:
-        """One human paragraph about what happened and why; counts only, never the answer text."""
+        """One human paragraph about what happened and why, in the current language (see
+        :mod:`lesson_lib.i18n`); counts only, never the answer text."""
         s, err = self.stats, self.error
-        name = f"The {self.contract} stream" if self.contract else "The stream"
+        name = (
+            text("completion.name.contract", contract=self.contract)
+            if self.contract
+            else text("completion.name.plain")
+        )
         reason = (
-            f'finish reason "{self.finish_reason}"' if self.finish_reason is not None else "no finish reason"
+            text("completion.reason.given", reason=self.finish_reason)
+            if self.finish_reason is not None
+            else text("completion.reason.none")
         )
         where = _where(err)
         if self.outcome is Outcome.COMPLETED and self.end_verified:
-            text = f"{name} completed: the service's terminal signal arrived ({reason}) and the body ended "
-            text += "cleanly, so the text is final."
+            out = text("completion.completed", name=name, reason=reason)
         elif self.outcome is Outcome.COMPLETED:
-            text = f"{name} completed by its signals ({reason}, and the body ended cleanly), but its end "
-            text += f"cannot be verified: {self._unverified_why()} A stream cut there would look the same, "
-            text += "so the text is not called final."
+            why = self._unverified_why()
+            out = text("completion.completed_unverified", name=name, reason=reason, why=why)
         elif self.outcome is Outcome.INCOMPLETE:
             if self.finish_reason is None:
-                text = f"{name} ended incomplete: the service said it was done, but gave no finish reason at "
-                text += "all, so nothing says the answer is whole; treat the text as possibly cut."
+                out = text("completion.incomplete_no_reason", name=name)
             else:
-                text = f"{name} ended incomplete: the service said it was done ({reason}), but not with a "
-                text += "whole-answer reason, so the text is a cut answer."
+                out = text("completion.incomplete", name=name, reason=reason)
             if not self.end_verified:
-                text += f" Its end cannot be verified either: {self._unverified_why()}"
+                out += text("completion.unverified_either", why=self._unverified_why())
         elif self.outcome is Outcome.TRUNCATED:
-            cut = _TRUNCATION[self.truncated_at or "completion"]
+            cut = text(f"completion.cut.{self.truncated_at or 'completion'}")
             if self.truncated_at == "event":
-                cut += _EVENT_END.get(self.contract, " (its end never came)")
-            text = f"{name} was truncated {cut}, with {reason} seen"
+                cut += text(f"completion.event_end.{_EVENT_END.get(self.contract, 'unknown')}")
             if err is not None:
-                text += f"; the source raised {err.kind}{where}"
-            text += ", so the text is provisional."
+                out = text(
+                    "completion.truncated_source",
+                    name=name,
+                    cut=cut,
+                    reason=reason,
+                    kind=err.kind,
+                    where=where,
+                )
+            else:
+                out = text("completion.truncated", name=name, cut=cut, reason=reason)
         elif self.outcome is Outcome.SERVICE_ERROR:
-            kind = f" of type {err.error_type}" if err is not None and err.error_type else ""
-            message = f": {err.message!r}" if err is not None and err.message else ""
-            text = f"{name} ended with an in-band service error{kind}{message}{where}; the text before it "
-            text += "is provisional."
+            kind = (
+                text("completion.service_error.type", type=err.error_type)
+                if err is not None and err.error_type
+                else ""
+            )
+            message = (
+                text("completion.service_error.message", message=repr(err.message))
+                if err is not None and err.message
+                else ""
+            )
+            out = text("completion.service_error", name=name, kind=kind, message=message, where=where)
         elif self.outcome is Outcome.DECODE_ERROR:
-            text = f"{name} stopped at a decoding error ({err.kind if err else 'unknown'}){where}; nothing "
-            text += "after it was used and the text before it is provisional."
+            out = text("completion.decode_error", name=name, kind=err.kind if err else "unknown", where=where)
         elif self.outcome is Outcome.LIMIT_EXCEEDED:
-            limit = f"{err.limit}={err.maximum}" if err is not None else "a limit"
-            text = f"{name} stopped because {limit} was exceeded{where}; the source was closed and the text "
-            text += "is provisional."
+            if err is not None:
+                limit = f"{err.limit}={err.maximum}"
+                out = text("completion.limit_exceeded", name=name, limit=limit, where=where)
+            else:
+                out = text("completion.limit_exceeded_unknown", name=name, where=where)
         elif self.outcome is Outcome.TIMED_OUT:
-            text = f"{name} timed out: {err.message if err else 'a clock ran out'}{where}; the connection "
-            text += "was closed and the text is provisional."
+            if err is not None:
+                out = text("completion.timed_out", name=name, message=_timeout_message(err), where=where)
+            else:
+                out = text("completion.timed_out_unknown", name=name, where=where)
         else:
-            text = f"{name} was cancelled by the caller between reads; the text is provisional."
+            out = text("completion.cancelled", name=name)
         if self.outcome is Outcome.TRUNCATED and self.contract == "mcp" and self.last_event_id:
-            text += (
-                " MCP (its 2025-11-25 revision) lets a server close a stream early: the client resumes with "
-                f"GET and Last-Event-ID: {self.last_event_id}."
-            )
+            out += text("completion.mcp_resume", last_event_id=self.last_event_id)
         if err is not None and self.outcome in (Outcome.COMPLETED, Outcome.INCOMPLETE):
-            text += f" The source then raised {err.kind} after the end, which changed nothing."
-        text += (
-            f" {_plural(s.bytes, 'byte')} arrived in {_plural(s.reads, 'read')}, carrying "
-            f"{_plural(s.events, 'event')} ({_plural(s.deltas, 'text delta')}, "
-            f"{_plural(s.heartbeats, 'heartbeat')}, {s.unknown_events} unknown) and "
-            f"{_plural(s.text_chars, 'character')} of text."
+            out += text("completion.source_after_end", kind=err.kind)
+        out += text(
+            "completion.stats",
+            bytes=_plural(s.bytes, "byte"),
+            reads=_plural(s.reads, "read"),
+            events=_plural(s.events, "event"),
+            deltas=_plural(s.deltas, "text_delta"),
+            heartbeats=_plural(s.heartbeats, "heartbeat"),
+            unknown=s.unknown_events,
+            characters=_plural(s.text_chars, "character"),
         )
-        text += _values_sentence(self.tool_calls, self.reasoning_text)
+        out += _values_sentence(self.tool_calls, self.reasoning_text)
         if s.events_after_terminal or s.bytes_after_terminal:
-            text += (
-                f" After the terminal signal {_plural(s.events_after_terminal, 'more event')} and "
-                f"{_plural(s.bytes_after_terminal, 'more byte')} arrived; they were checked, not appended."
+            out += text(
+                "completion.after_terminal",
+                events=_plural(s.events_after_terminal, "more_event"),
+                bytes=_plural(s.bytes_after_terminal, "more_byte"),
             )
-        return text
+        return out
 
     def _unverified_why(self) -> str:
         if self.stats.events_after_terminal:
-            return (
-                f"{_plural(self.stats.events_after_terminal, 'more event')} came after the terminal signal."
+            return text(
+                "completion.why.events_after", events=_plural(self.stats.events_after_terminal, "more_event")
             )
-        return "the same signal had already come on an earlier event that more events followed."
+        return text("completion.why.signal_repeated")
 
 
 def _values_sentence(calls: list[ToolCall], reasoning: str) -> str:
     """Counts only: how many tool calls, how many closed, how many unparseable; reasoning length."""
     if not calls and not reasoning:
         return ""
-    parts = []
+    part_calls = part_reasoning = ""
     if calls:
         closed = sum(call.complete for call in calls)
         bad = sum(call.complete and call.error is not None for call in calls)
-        part = f"{_plural(len(calls), 'tool call')} ({closed} closed by the service, "
-        part += f"{len(calls) - closed} open" + (f", {bad} whose arguments did not parse" if bad else "")
-        parts.append(part + ")")
+        counts = {"calls": _plural(len(calls), "tool_call"), "closed": closed, "open": len(calls) - closed}
+        part_calls = (
+            text("completion.values.calls_bad", bad=bad, **counts)
+            if bad
+            else text("completion.values.calls", **counts)
+        )
     if reasoning:
-        parts.append(f"{_plural(len(reasoning), 'character')} of reasoning, kept apart from the text")
-    return " It carried " + " and ".join(parts) + "."
+        part_reasoning = text("completion.values.reasoning", characters=_plural(len(reasoning), "character"))
+    if part_calls and part_reasoning:
+        return text("completion.values.both", calls=part_calls, reasoning=part_reasoning)
+    return text("completion.values.one", part=part_calls or part_reasoning)
 
 
 def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+    """``count`` and its noun in the current language (``"1 byte"``, ``"2 bytes"``, ``"2 字节"``)."""
+    return text(f"completion.count.{noun}.{'one' if count == 1 else 'other'}", n=count)
 
 
-#: What each clock's running out means, in a timed_out error's message.
-_CLOCK_MEANING = {
-    "idle_timeout": "no byte arrived for that long",
-    "progress_timeout": "no text or business stage arrived for that long (bytes and heartbeats do not count)",
-    "deadline": "the whole answer took longer than that",
-}
-
-
-_TRUNCATION = {
-    "character": "in the middle of a UTF-8 character, the decoder still holding its first bytes",
-    "line": "in the middle of a line",
-    "event": "inside an event",
-    "completion": "at a clean boundary, before the service's own completion signal",
-}
-
-
-#: What would have ended an event, in each framing.
+#: How each framing's event would have ended (the key of ``completion.event_end.*``), by contract.
 _EVENT_END = {
-    "gemini-json-array": " (an array element whose closing bracket never came)",
-    "ollama": " (a JSON line whose line feed never came)",
-    **{
-        name: " (its fields arrived, its blank line never did)"
-        for name in ("openai-chat", "openai-responses", "anthropic-messages", "gemini")
-    },
+    "gemini-json-array": "json_array",
+    "ollama": "ndjson",
+    **{name: "sse" for name in ("openai-chat", "openai-responses", "anthropic-messages", "gemini")},
 }
+
+
+def _english(key: str, /, **fields: object) -> str:
+    """The English string ``key``, whatever the current language (for messages, which stay English)."""
+    return catalogue("en")[key].format(**fields)
+
+
+def _timeout_message(err: StreamError) -> str:
+    """A timed_out error's message in the current language: which clock ran out, its limit, what that
+    means, and the exception that ended the read if one did (``error.message`` is the same in English)."""
+    return text(
+        "completion.timeout_message",
+        clock=err.kind,
+        limit=f"{err.maximum:g}",
+        meaning=text(f"completion.clock.{err.kind}"),
+        cause=text("completion.timeout_cause", cause=err.cause) if err.cause else "",
+    )
+
+
+def _english_timeout_message(clock: str, limit: float, cause: str | None) -> str:
+    """:func:`_timeout_message` in English whatever the current language: ``error.message`` stays English,
+    as an exception's message does."""
+    return _english(
+        "completion.timeout_message",
+        clock=clock,
+        limit=f"{limit:g}",
+        meaning=_english(f"completion.clock.{clock}"),
+        cause=_english("completion.timeout_cause", cause=cause) if cause else "",
+    )
 
 
 def _where(err: StreamError | None) -> str:
@@ -323,12 +363,12 @@ def _where(err: StreamError | None) -> str:
     if err.offset is not None:
         # Never an exact-looking offset that is only where the read ended.
         parts.append(
-            f" at byte offset {err.offset}"
+            text("completion.where.offset", offset=err.offset)
             if err.offset_exact
-            else f" in the read ending at byte {err.offset}"
+            else text("completion.where.read_end", offset=err.offset)
         )
     if err.event_index is not None:
-        parts.append(f" (event {err.event_index})")
+        parts.append(text("completion.where.event", index=err.event_index))
     return "".join(parts)
 
 
@@ -667,11 +707,15 @@ class _Run:
         signal (at a clean boundary) changes nothing but ``error``."""
         assert self.timeouts is not None
         limit = self.timeouts.limits[clock]
-        message = f"{clock}={limit:g} s ran out: {_CLOCK_MEANING[clock]}"
-        if cause is not None:
-            message += f" (the read was ended by {type(cause).__name__})"
+        cause_name = None if cause is None else type(cause).__name__
         self.error = StreamError(
-            clock, message, offset=self.stats.bytes, event_index=self.stats.events, limit=clock
+            clock,
+            _english_timeout_message(clock, limit, cause_name),
+            offset=self.stats.bytes,
+            event_index=self.stats.events,
+            limit=clock,
+            maximum=limit,
+            cause=cause_name,
         )
         self._end_early(Outcome.TIMED_OUT)
 

@@ -76,6 +76,7 @@ from .completion import (
 )
 from .contracts import Signal
 from .errors import BoundaryError, TruncatedCharacterError
+from .i18n import text as _t
 from .options import check_int, check_number
 from .replay import encode_events
 from .sse import Event, SSEParser
@@ -204,8 +205,8 @@ class HTTPReads:
         self.close()
 
     def __repr__(self) -> str:
-        state = "closed" if self._closed else "open"
-        return f"HTTPReads({self.response.status_code}, {len(self.sizes)} reads so far, {state})"
+        state = _t("http.state.closed") if self._closed else _t("http.state.open")
+        return _t("http.repr.sync", status=self.response.status_code, reads=len(self.sizes), state=state)
 
 
 def open_reads(
@@ -375,8 +376,8 @@ class HTTPAReads:
         await self.aclose()
 
     def __repr__(self) -> str:
-        state = "closed" if self._closed else "open"
-        return f"HTTPAReads({self.response.status_code}, {len(self.sizes)} reads so far, {state})"
+        state = _t("http.state.closed") if self._closed else _t("http.state.open")
+        return _t("http.repr.async", status=self.response.status_code, reads=len(self.sizes), state=state)
 
 
 async def open_areads(

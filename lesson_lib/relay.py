@@ -58,6 +58,7 @@ from starlette.types import Receive, Scope, Send
 from .completion import StreamResult, check_options, consume
 from .contracts import get_contract
 from .http import MAX_TIMEOUT, ContentEncodingError, open_areads, open_reads, read_events
+from .i18n import text as _t
 from .options import check_number
 from .relay_variants import OUTCOME_EVENT, VARIANTS, Plan, check_variant, outcome_frame, run_variant
 from .replay import encode_events
@@ -368,8 +369,8 @@ class RelayServer:
             return self._counts["upstream_closed"]
 
     def __repr__(self) -> str:
-        state = "running" if self.running else "stopped" if self._server else "not started"
-        return f"RelayServer({self.contract}, variant={self.variant!r}, {state})"
+        state = "running" if self.running else "stopped" if self._server else "not_started"
+        return f"RelayServer({self.contract}, variant={self.variant!r}, {_t(f'relay.state.{state}')})"
 
 
 def _failed(kind: str, **extra: Any) -> bytes:

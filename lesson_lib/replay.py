@@ -51,6 +51,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .chunking import split_at
+from .i18n import text as _t
 from .options import check_int, check_number
 from .sse import Event, SSEParser
 
@@ -435,8 +436,13 @@ class ReplayServer:
             return self._lock.wait_for(lambda: self._counts["opened"] == self._counts["closed"], timeout)
 
     def __repr__(self) -> str:
-        state = "running" if self.running else "stopped" if self._server else "not started"
-        return f"ReplayServer({len(self.body)} bytes in {len(self.cuts) + 1} pieces, {state})"
+        state = "running" if self.running else "stopped" if self._server else "not_started"
+        return _t(
+            "replay.repr",
+            bytes=len(self.body),
+            pieces=len(self.cuts) + 1,
+            state=_t(f"replay.state.{state}"),
+        )
 
     # -- internals --------------------------------------------------------------------------------------
     def _count(self, name: str) -> None:

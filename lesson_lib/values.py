@@ -34,6 +34,7 @@ from typing import Any
 
 from .contracts import ReasoningDelta, ToolCallDelta, ToolCallEnd, ToolCallStart, ToolCallWhole
 from .errors import FramingError, LimitExceededError
+from .i18n import text as _t
 
 __all__ = [
     "VALUE_SIGNALS",
@@ -106,8 +107,12 @@ class Provisional:
     text_chars: int
 
     def __repr__(self) -> str:
-        shown = json.dumps(self.value, ensure_ascii=False) if self.value is not None else "nothing yet"
-        return f"provisional (display only, after {self.text_chars} chars): {shown}"
+        shown = (
+            json.dumps(self.value, ensure_ascii=False)
+            if self.value is not None
+            else _t("values.provisional.nothing")
+        )
+        return _t("values.provisional.repr", chars=self.text_chars, shown=shown)
 
 
 def provisional(text: str) -> Provisional:

@@ -26,6 +26,7 @@ import ipywidgets as W
 from . import captures, viz
 from .chunking import split_at
 from .decoding import decode_each_chunk, incremental_decode
+from .i18n import text as _t
 from .options import check_int
 
 __all__ = [
@@ -93,7 +94,8 @@ def _excerpt(text: str, focus: int | None = None, width: int = 36) -> str:
 
 
 def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" + ("" if n == 1 else "s")
+    """``n`` and its noun in the current language (``"1 byte"``, ``"2 bytes"``, ``"2 字节"``)."""
+    return _t(f"widgets.count.{noun}.{'one' if n == 1 else 'other'}", n=n)
 
 
 def _html_text(text: str, mark: int | None = None) -> str:
@@ -152,13 +154,17 @@ class CutControls(W.VBox):
         self._quiet = False
         self.sliders: list[W.IntSlider] = []
         self._rows = W.VBox()
-        self.add_button = W.Button(description="add cut", icon="plus", tooltip="cut the longest read in two")
+        self.add_button = W.Button(
+            description=_t("widgets.cut_controls.add"),
+            icon="plus",
+            tooltip=_t("widgets.cut_controls.add_tooltip"),
+        )
         self.add_button.on_click(lambda _: self.add_cut())
         self.code_text = W.Text(
-            description="code",
+            description=_t("widgets.cut_controls.code"),
             continuous_update=False,
             layout=W.Layout(width="22em"),
-            tooltip="the cuts as Python; edit and press Enter",
+            tooltip=_t("widgets.cut_controls.code_tooltip"),
         )
         self.code_text.observe(self._on_code, names="value")
         self.message = W.HTML()
@@ -197,7 +203,7 @@ class CutControls(W.VBox):
             value=cut,
             min=1,
             max=max(1, self.length - 1),
-            description="cut at byte",
+            description=_t("widgets.cut_controls.slider"),
             continuous_update=True,
             style={"description_width": "initial"},
             layout=W.Layout(width="32em"),
@@ -206,7 +212,9 @@ class CutControls(W.VBox):
         return slider
 
     def _row(self, slider: W.IntSlider) -> W.HBox:
-        remove = W.Button(description="remove cut", icon="times", layout=W.Layout(width="auto"))
+        remove = W.Button(
+            description=_t("widgets.cut_controls.remove"), icon="times", layout=W.Layout(width="auto")
+        )
         remove.on_click(lambda _: self.remove_cut(slider))
         return W.HBox([slider, remove])
 
@@ -278,17 +286,14 @@ class CutExplorer(_Explorer):
         self.source_text = self.data.decode("utf-8", "replace")
         self._picture = viz.ByteStripPicture(self.data, bytes_per_row)
         self._corrupting: list[int] | None = None
-        self.title = W.HTML(
-            "<b>Cut the bytes into reads.</b> Drag a cut; an orange cut falls inside a character. "
-            "Left: each read decoded on its own; right: one incremental decoder for the whole stream."
-        )
+        self.title = W.HTML(_t("widgets.cut_explorer.title"))
         self.image = _image(b"")
         self.controls = CutControls(len(self.data), (), on_change=self._update)
         self.comparison = W.HTML()
         self.sweep_button = W.Button(
-            description="try every cut",
+            description=_t("widgets.cut_explorer.sweep"),
             icon="search",
-            tooltip="mark every single cut that corrupts decode-each-read",
+            tooltip=_t("widgets.cut_explorer.sweep_tooltip"),
         )
         self.sweep_button.on_click(lambda _: self.sweep())
         self.sweep_result = W.HTML()
@@ -350,21 +355,23 @@ class CutExplorer(_Explorer):
         incremental_bad = self.incremental_text.count("\ufffd")
         pieces = ", ".join(f"'{_html_text(p)}'" for p in self.replace_pieces)
         verdict = (
-            "identical: no cut falls inside a character"
+            _t("widgets.cut_explorer.identical")
             if mark is None
-            else f"first difference at character {mark} (marked)"
+            else _t("widgets.cut_explorer.differs", index=mark)
         )
         return (
             '<table style="border-collapse:collapse;margin:4px 0">'
-            f"<tr><th {head}>each read decoded alone (errors=&quot;replace&quot;)</th>"
-            f"<th {head}>one incremental decoder</th></tr>"
+            f"<tr><th {head}>{_t('widgets.cut_explorer.head_replace')}</th>"
+            f"<th {head}>{_t('widgets.cut_explorer.head_incremental')}</th></tr>"
             f"<tr><td {cell}>{_html_text(self.replace_text, mark)}</td>"
             f"<td {cell}>{_html_text(self.incremental_text, mark)}</td></tr>"
-            f"<tr><td {cell}>{self.replacement_count} × U+FFFD</td>"
-            f"<td {cell}>{incremental_bad} × U+FFFD</td></tr>"
+            f"<tr><td {cell}>{_t('widgets.cut_explorer.replacements', n=self.replacement_count)}</td>"
+            f"<td {cell}>{_t('widgets.cut_explorer.replacements', n=incremental_bad)}</td></tr>"
             "</table>"
-            f"<div>{verdict}; {len(self.replace_pieces)} reads: [{pieces}]</div>"
-            f"<div>code: <code>{html.escape(self.code)}</code></div>"
+            "<div>"
+            + _t("widgets.cut_explorer.reads", verdict=verdict, reads=len(self.replace_pieces), pieces=pieces)
+            + "</div>"
+            f"<div>{_t('widgets.code', code=html.escape(self.code))}</div>"
         )
 
     # -- the sweep -------------------------------------------------------------------------------------
@@ -387,24 +394,30 @@ class CutExplorer(_Explorer):
         total = max(len(self.data) - 1, 0)
         shown = ", ".join(map(str, corrupting[:40])) + (", ..." if len(corrupting) > 40 else "")
         self.sweep_result.value = (
-            f"{len(corrupting)} of {total} single cut positions corrupt decode-each-read"
-            + (f" (▲ in the picture): {shown}" if corrupting else "")
+            _t("widgets.cut_explorer.sweep_marked", corrupting=len(corrupting), total=total, shown=shown)
+            if corrupting
+            else _t("widgets.cut_explorer.sweep_none", corrupting=len(corrupting), total=total)
         )
         return list(corrupting)
 
     def __repr__(self) -> str:
-        where = f"cut at {','.join(map(str, self.cuts))}" if self.cuts else "not cut"
         if self.first_difference is None:
-            diff = f"{self.replacement_count} x U+FFFD, identical"
+            diff = _t("widgets.cut_explorer.repr_identical", n=self.replacement_count)
         else:
-            diff = f"{self.replacement_count} x U+FFFD, first difference at character {self.first_difference}"
-        text = (
-            f"CutExplorer: {_excerpt(self.source_text)} ({_count(len(self.data), 'byte')}) {where} -> "
-            f"replace decode {_excerpt(self.replace_text, self.first_difference)} ({diff}); "
-            f"incremental decode {_excerpt(self.incremental_text, self.first_difference)}"
+            diff = _t(
+                "widgets.cut_explorer.repr_differs", n=self.replacement_count, index=self.first_difference
+            )
+        text = _t(
+            "widgets.cut_explorer.repr",
+            source=_excerpt(self.source_text),
+            size=_count(len(self.data), "byte"),
+            where=_where(self.cuts),
+            replaced=_excerpt(self.replace_text, self.first_difference),
+            diff=diff,
+            incremental=_excerpt(self.incremental_text, self.first_difference),
         )
         if self._corrupting is not None:
-            text += f"; {len(self._corrupting)} single cut positions corrupt the replace decode"
+            text += _t("widgets.cut_explorer.repr_sweep", corrupting=len(self._corrupting))
         return text
 
 
@@ -413,17 +426,16 @@ class _ReadsExplorer(_Explorer):
     """Cut controls, a slider over reads, the layers picture and the same state as an HTML table."""
 
     columns: tuple[str, ...] = ()
-    intro = ""
 
     def __init__(self, data: bytes | str, cuts: Iterable[int] | str = (), *, step: int | None = None) -> None:
         self.data = _as_bytes(data)
-        self.title = W.HTML(self.intro)
+        self.title = W.HTML(self._intro())
         self.controls = CutControls(len(self.data), (), on_change=self._recompute)
         self.step_slider = W.IntSlider(
             value=1,
             min=1,
             max=1,
-            description="after read",
+            description=_t("widgets.reads.step"),
             continuous_update=True,
             style={"description_width": "initial"},
             layout=W.Layout(width="32em"),
@@ -435,7 +447,10 @@ class _ReadsExplorer(_Explorer):
         self.controls._set(cuts, notify=False)
         self._recompute(step)
 
-    # subclasses: the rows (one per read) and what close() says
+    # subclasses: the introduction, the rows (one per read) and what close() says
+    def _intro(self) -> str:
+        return ""
+
     def _compute_rows(self, cuts: Sequence[int]) -> list[dict]:
         raise NotImplementedError
 
@@ -501,7 +516,7 @@ class _ReadsExplorer(_Explorer):
         self.table.value = self._table_html()
 
     def _cell(self, key: str, row: dict) -> str:
-        text_of = viz.LAYER_COLUMNS[key][2]
+        text_of = viz.LAYER_COLUMNS[key][1]
         if key == "dispatched" and row.get("error"):
             return row["error"]
         return text_of(row)
@@ -509,7 +524,7 @@ class _ReadsExplorer(_Explorer):
     def _table_html(self) -> str:
         style = "border:1px solid #dee2e6;padding:3px 6px;font-family:monospace;text-align:left"
         heads = "".join(
-            f'<th style="{style};background:#f1f3f5">{html.escape(viz.LAYER_COLUMNS[k][0])}</th>'
+            f'<th style="{style};background:#f1f3f5">{html.escape(viz.column_header(k))}</th>'
             for k in self.columns
         )
         body = []
@@ -526,34 +541,41 @@ class _ReadsExplorer(_Explorer):
             body.append(f'<tr style="{row_style}">{cells}</tr>')
         closing = ""
         if self.closing is not None:
-            closing = f"<div>then close(): {html.escape(self._closing_text())}</div>"
+            closing = f"<div>{_t('widgets.reads.then_close', what=html.escape(self._closing_text()))}</div>"
         return (
             f'<table style="border-collapse:collapse;margin:4px 0"><tr>{heads}</tr>{"".join(body)}</table>'
-            f"{closing}<div>code: <code>{html.escape(self.code)}</code></div>"
+            f"{closing}<div>{_t('widgets.code', code=html.escape(self.code))}</div>"
         )
 
     def _closing_text(self) -> str:
         closing = self.closing or {}
         if closing.get("failed_before_close"):
-            return "not reached: a read failed"
+            return _t("widgets.reads.close.not_reached")
         if closing.get("error"):
-            return f"raises: {closing['error']}"
+            return _t("widgets.reads.close.raises", error=closing["error"])
         if closing.get("ended_mid"):
-            unit = closing["ended_mid"]
-            article = "an" if unit[0] in "aeiou" else "a"
-            return f"the stream ended in the middle of {article} {unit}; what was pending is discarded"
-        return "clean end: nothing pending"
+            return _t(f"widgets.reads.close.ended_mid.{closing['ended_mid']}")
+        return _t("widgets.reads.close.clean")
 
     def _where(self) -> str:
-        cuts = self.cuts
-        return f"cut at {','.join(map(str, cuts))}" if cuts else "not cut"
+        return _where(self.cuts)
 
     def _step_text(self) -> str:
-        return f"after read {self.step} of {len(self.rows)}"
+        return _t("widgets.reads.step_text", step=self.step, reads=len(self.rows))
+
+
+def _where(cuts: Sequence[int]) -> str:
+    """Where the bytes are cut, in words: ``cut at 3,7`` or ``not cut``."""
+    return _t("widgets.where.cut", cuts=",".join(map(str, cuts))) if cuts else _t("widgets.where.uncut")
+
+
+def _error(row: dict) -> str:
+    """``, error <message>`` for a row whose read failed (the message stays English), else empty."""
+    return _t("widgets.reads.error", error=row["error"]) if row["error"] else ""
 
 
 def _held(row: dict) -> str:
-    return row["held_bytes"].hex(" ") if row["held_bytes"] else "none"
+    return row["held_bytes"].hex(" ") if row["held_bytes"] else _t("widgets.none")
 
 
 class LayerInspector(_ReadsExplorer):
@@ -565,11 +587,9 @@ class LayerInspector(_ReadsExplorer):
     """
 
     columns = ("read", "character", "line", "event", "dispatched")
-    intro = (
-        "<b>Every layer, read by read.</b> Each row is the parser's state after one read: the bytes of an "
-        "unfinished character, the unfinished line (and a CR waiting for its LF), the event's fields so far, "
-        "and the events the read completed."
-    )
+
+    def _intro(self) -> str:
+        return _t("widgets.layer_inspector.intro")
 
     def __init__(
         self,
@@ -591,17 +611,23 @@ class LayerInspector(_ReadsExplorer):
     def __repr__(self) -> str:
         row = self.current
         events = sum(len(r["dispatched"]) for r in self.rows)
-        state = (
-            f"held {_held(row)}, pending line {_excerpt(row['pending_line'])}"
-            f"{' + CR' if row['after_cr'] else ''}, event so far {_plain(viz._event_summary(row))}, "
-            f"dispatched in this read {_plain(viz._dispatched_summary(row))}"
-            f"{_plain(viz._last_id_summary(row))}"
+        state = _t(
+            "widgets.layer_inspector.state",
+            held=_held(row),
+            line=_excerpt(row["pending_line"]),
+            cr=" + CR" if row["after_cr"] else "",
+            event=_plain(viz._event_summary(row)),
+            dispatched=_plain(viz._dispatched_summary(row)),
+            last_id=_plain(viz._last_id_summary(row)),
         )
-        if row["error"]:
-            state += f", error {row['error']}"
-        return (
-            f"LayerInspector: {len(self.data)} bytes {self._where()} -> {_count(len(self.rows), 'read')}, "
-            f"{_count(events, 'event')} dispatched; {self._step_text()}: {state}"
+        return _t(
+            "widgets.layer_inspector.repr",
+            bytes=len(self.data),
+            where=self._where(),
+            reads=_count(len(self.rows), "read"),
+            events=_count(events, "event"),
+            step=self._step_text(),
+            state=state + _error(row),
         )
 
 
@@ -627,10 +653,9 @@ class EventExplorer(_ReadsExplorer):
     """
 
     columns = ("read", "line", "event", "dispatched")
-    intro = (
-        "<b>Fields arrive, the blank line dispatches.</b> Each row is one read; the event's fields "
-        "collect until an empty line ends the event, and only then is it dispatched."
-    )
+
+    def _intro(self) -> str:
+        return _t("widgets.event_explorer.intro")
 
     def __init__(
         self,
@@ -657,14 +682,17 @@ class EventExplorer(_ReadsExplorer):
 
     def __repr__(self) -> str:
         row = self.current
-        return (
-            f"EventExplorer: {len(self.data)} bytes {self._where()} -> {_count(len(self.rows), 'read')}, "
-            f"{_count(len(self.events), 'event')} dispatched; {self._step_text()}: "
-            f"event so far {_plain(viz._event_summary(row))}, "
-            f"dispatched in this read {_plain(viz._dispatched_summary(row))}"
-            f"{_plain(viz._last_id_summary(row))}"
-            + (f", error {row['error']}" if row["error"] else "")
-        )
+        return _t(
+            "widgets.event_explorer.repr",
+            bytes=len(self.data),
+            where=self._where(),
+            reads=_count(len(self.rows), "read"),
+            events=_count(len(self.events), "event"),
+            step=self._step_text(),
+            event=_plain(viz._event_summary(row)),
+            dispatched=_plain(viz._dispatched_summary(row)),
+            last_id=_plain(viz._last_id_summary(row)),
+        ) + _error(row)
 
 
 class LineExplorer(_ReadsExplorer):
@@ -676,11 +704,9 @@ class LineExplorer(_ReadsExplorer):
     """
 
     columns = ("read", "character", "line", "lines")
-    intro = (
-        "<b>Line endings across reads.</b> CR, LF and CRLF each end one line. When a read ends with CR "
-        "the splitter remembers it (<code>after_cr</code>): an LF at the start of the next read belongs "
-        "to the same ending and makes no extra empty line."
-    )
+
+    def _intro(self) -> str:
+        return _t("widgets.line_explorer.intro")
 
     def __init__(
         self,
@@ -703,22 +729,28 @@ class LineExplorer(_ReadsExplorer):
 
     def __repr__(self) -> str:
         row = self.current
-        done = ", ".join(_excerpt(line, width=20) for line in row["completed_lines"]) or "none"
-        return (
-            f"LineExplorer: {_excerpt(self.data.decode('utf-8', 'replace'))} "
-            f"({_count(len(self.data), 'byte')}) "
-            f"{self._where()} -> {_count(len(self.rows), 'read')}, {_count(len(self.lines), 'line')}; "
-            f"{self._step_text()}: "
-            f"pending line {_excerpt(row['pending_line'])}, after CR {'yes' if row['after_cr'] else 'no'}, "
-            f"lines completed {done}" + (f", error {row['error']}" if row["error"] else "")
-        )
+        done = ", ".join(_excerpt(line, width=20) for line in row["completed_lines"]) or _t("widgets.none")
+        return _t(
+            "widgets.line_explorer.repr",
+            text=_excerpt(self.data.decode("utf-8", "replace")),
+            size=_count(len(self.data), "byte"),
+            where=self._where(),
+            reads=_count(len(self.rows), "read"),
+            lines=_count(len(self.lines), "line"),
+            step=self._step_text(),
+            line=_excerpt(row["pending_line"]),
+            after_cr=_t("widgets.yes") if row["after_cr"] else _t("widgets.no"),
+            done=done,
+        ) + _error(row)
 
 
 # -- the completion boundary -----------------------------------------------------------------------------
 
 def _cutoffs(start: int, end: int) -> str:
     """The cut-offs ``start`` to ``end - 1`` in words: ``cut-off 7`` or ``cut-offs 7-9``."""
-    return f"cut-off {start}" if end - start == 1 else f"cut-offs {start}-{end - 1}"
+    if end - start == 1:
+        return _t("widgets.cutoffs.one", start=start)
+    return _t("widgets.cutoffs.range", start=start, last=end - 1)
 
 
 class CompletionExplorer(_Explorer):
@@ -736,17 +768,14 @@ class CompletionExplorer(_Explorer):
 
     def __init__(self, capture_name: str, cutoff: int | None = None, *, map_outcomes: bool = False):
         self.captures = captures.names()
-        self.title = W.HTML(
-            "<b>Where did the stream stop?</b> Move the cut-off: the body ends there, as if the connection "
-            "dropped. Only the service's own terminal signal plus a clean end makes the answer complete."
-        )
+        self.title = W.HTML(_t("widgets.completion_explorer.title"))
         self.picker = W.Dropdown(
-            options=self.captures, description="capture", layout=W.Layout(width="32em")
+            options=self.captures, description=_t("widgets.capture"), layout=W.Layout(width="32em")
         )
         self.cutoff_slider = W.IntSlider(
             min=0,
             max=1,
-            description="cut-off byte",
+            description=_t("widgets.cutoff_slider"),
             continuous_update=True,
             style={"description_width": "initial"},
             layout=W.Layout(width="40em"),
@@ -755,24 +784,29 @@ class CompletionExplorer(_Explorer):
         self.tail = W.HTML()
         # "auto" width: a button is as wide as its label (the default width cut "map every cut-off")
         self.map_button = W.Button(
-            description="map every cut-off",
+            description=_t("widgets.completion_explorer.map"),
             icon="map",
-            tooltip="the outcome if the body stopped after each byte",
+            tooltip=_t("widgets.completion_explorer.map_tooltip"),
             layout=W.Layout(width="auto", align_self="flex-start"),  # not stretched across the box
         )
         self.map_button.on_click(lambda _: self.map_outcomes())
         self.image = _image(b"")
         # Every range of the map, to choose from or step through: the narrowest is one cut-off.
         self.range_picker = W.Dropdown(
-            description="range", layout=W.Layout(width="auto", max_width="100%")
+            description=_t("widgets.completion_explorer.range"),
+            layout=W.Layout(width="auto", max_width="100%"),
         )
         self.range_picker.observe(self._on_range, names="value")
         self.previous_button = W.Button(
-            description="previous range", icon="arrow-left", layout=W.Layout(width="auto")
+            description=_t("widgets.completion_explorer.previous"),
+            icon="arrow-left",
+            layout=W.Layout(width="auto"),
         )
         self.previous_button.on_click(lambda _: self.step_range(-1))
         self.next_button = W.Button(
-            description="next range", icon="arrow-right", layout=W.Layout(width="auto")
+            description=_t("widgets.completion_explorer.next"),
+            icon="arrow-right",
+            layout=W.Layout(width="auto"),
         )
         self.next_button.on_click(lambda _: self.step_range(1))
         self.range_controls = W.HBox(
@@ -865,7 +899,7 @@ class CompletionExplorer(_Explorer):
         ]
         self.outcome_map = labels
         self._map_picture = viz.OutcomeMapPicture(
-            labels, f"{self.capture}: the outcome if the body stopped after each byte"
+            labels, _t("widgets.completion_explorer.map_title", capture=self.capture)
         )
         self.image.value = self._map_picture.png(self.cutoff)
         self.image.layout.display = None
@@ -873,7 +907,16 @@ class CompletionExplorer(_Explorer):
         self._quiet = True
         try:
             self.range_picker.options = [
-                (f"{number + 1} of {len(self.ranges)}: {_cutoffs(start, end)}: {label}", number)
+                (
+                    _t(
+                        "widgets.completion_explorer.range_option",
+                        number=number + 1,
+                        ranges=len(self.ranges),
+                        cutoffs=_cutoffs(start, end),
+                        label=viz.outcome_text(label),
+                    ),
+                    number,
+                )
                 for number, (start, end, label) in enumerate(self.ranges)
             ]
         finally:
@@ -931,26 +974,37 @@ class CompletionExplorer(_Explorer):
             return ""
         whole = self.outcome_at(self.body, len(self.body), self.contract)
         more = len(whole.text) - len(r.text)
-        added = f"{_count(more, 'more character')} of text" if more else "no more text"
-        return (
-            f"but this capture goes on for {_count(rest, 'more byte')} ({added}): consume sees only these "
-            "bytes, and they are exactly what a finished stream looks like"
+        added = (
+            _t("widgets.completion_explorer.more_text", characters=_count(more, "more_character"))
+            if more
+            else _t("widgets.completion_explorer.no_more_text")
         )
+        return _t("widgets.completion_explorer.hidden_end", rest=_count(rest, "more_byte"), added=added)
 
     def _summary_html(self) -> str:
         r = self.result
         colour = {"completed": "#2b8a3e", "incomplete": "#e67700"}.get(str(r.outcome), "#c92a2a")
         note = self.hidden_end_note()
+        summary = _t(
+            "widgets.completion_explorer.summary",
+            colour=colour,
+            outcome=html.escape(str(r.outcome)),
+            end_verified=repr(r.end_verified),
+            truncated_at=html.escape(repr(r.truncated_at)),
+            finish_reason=html.escape(repr(r.finish_reason)),
+            cutoff=self.cutoff,
+            total=len(self.body),
+            capture=html.escape(self.capture),
+            contract=html.escape(self.contract),
+        )
+        sentence = _t("widgets.completion_explorer.note_sentence", note=note[:1].upper() + note[1:])
         return (
-            f'<div>outcome <b style="color:{colour}">{html.escape(str(r.outcome))}</b>, '
-            f"end_verified <code>{r.end_verified!r}</code>, "
-            f"truncated_at <code>{html.escape(repr(r.truncated_at))}</code>, finish reason "
-            f"<code>{html.escape(repr(r.finish_reason))}</code> — {self.cutoff} of {len(self.body)} bytes "
-            f"of <code>{html.escape(self.capture)}</code> ({html.escape(self.contract)})</div>"
+            f"<div>{summary}</div>"
             f'<div style="margin-top:4px">{html.escape(r.describe())}</div>'
-            + (f'<div style="margin-top:4px;color:#c92a2a">{html.escape(note[0].upper() + note[1:])}.</div>'
-               if note else "")
-            + f'<div style="margin-top:4px">text so far: {_html_text(r.text)}</div>'
+            + (f'<div style="margin-top:4px;color:#c92a2a">{html.escape(sentence)}</div>' if note else "")
+            + '<div style="margin-top:4px">'
+            + _t("widgets.completion_explorer.text_so_far", text=_html_text(r.text))
+            + "</div>"
         )
 
     def _tail_html(self) -> str:
@@ -966,11 +1020,21 @@ class CompletionExplorer(_Explorer):
 
     def __repr__(self) -> str:
         r = self.result
+        note = self.hidden_end_note()
         return (
-            f"CompletionExplorer: {self.capture} ({self.contract}, {len(self.body)} bytes) cut off after "
-            f"{self.cutoff} bytes -> outcome {str(r.outcome)!r}, end_verified {r.end_verified!r}, "
-            f"truncated_at {r.truncated_at!r}, finish reason {r.finish_reason!r}; text {_excerpt(r.text)}"
-            + (f"; {self.hidden_end_note()}" if self.hidden_end_note() else "")
+            _t(
+                "widgets.completion_explorer.repr",
+                capture=self.capture,
+                contract=self.contract,
+                bytes=len(self.body),
+                cutoff=self.cutoff,
+                outcome=repr(str(r.outcome)),
+                end_verified=repr(r.end_verified),
+                truncated_at=repr(r.truncated_at),
+                finish_reason=repr(r.finish_reason),
+                text=_excerpt(r.text),
+            )
+            + (_t("widgets.completion_explorer.repr_note", note=note) if note else "")
             + (self._map_summary() if self.outcome_map is not None else "")
         )
 
@@ -978,7 +1042,13 @@ class CompletionExplorer(_Explorer):
         counts: dict[str, int] = {}
         for label in self.outcome_map or ():
             counts[label] = counts.get(label, 0) + 1
-        return "; over every cut-off: " + ", ".join(f"{label} {n}" for label, n in counts.items())
+        return _t(
+            "widgets.completion_explorer.repr_map",
+            counts=_t("widgets.list_separator").join(
+                _t("widgets.completion_explorer.map_count", label=viz.outcome_text(label), n=n)
+                for label, n in counts.items()
+            ),
+        )
 
 
 # -- the value boundary ----------------------------------------------------------------------------------
@@ -987,12 +1057,27 @@ def naive_parse(fragment: str) -> str:
 
     Returns ``"ok: <value>"`` or ``"fails: <error> (char n)"``, never raises (the message has no content).
     """
+    ok, value, position = _naive(fragment)
+    return f"ok: {value}" if ok else f"fails: {value} (char {position})"
+
+
+def _naive(fragment: str) -> tuple[bool, str, int]:
+    """``json.loads`` on one fragment alone: ``(True, the value as JSON, 0)`` or ``(False, the error, its
+    character position)``. The error is Python's own message (English, as exceptions are)."""
     import json
 
     try:
-        return "ok: " + json.dumps(json.loads(fragment), ensure_ascii=False)
+        return True, json.dumps(json.loads(fragment), ensure_ascii=False), 0
     except json.JSONDecodeError as exc:
-        return f"fails: {exc.msg} (char {exc.pos})"
+        return False, exc.msg, exc.pos
+
+
+def _naive_text(fragment: str) -> str:
+    """What the explorer shows for ``json.loads`` on one fragment alone, in the current language."""
+    ok, value, position = _naive(fragment)
+    if ok:
+        return _t("widgets.value_explorer.naive_ok", value=value)
+    return _t("widgets.value_explorer.naive_fails", error=value, position=position)
 
 
 def value_timeline(body: bytes, contract: str) -> tuple[list[viz.Track], list[list[str]]]:
@@ -1015,14 +1100,15 @@ def value_timeline(body: bytes, contract: str) -> tuple[list[viz.Track], list[li
     calls: list[viz.Track] = []
     fragments: list[list[str]] = []
     by_key: dict[str, int] = {}
-    reasoning = viz.Track("reasoning", 0, kind="reasoning")
-    text = viz.Track("answer text", 0, kind="text")
+    reasoning = viz.Track(_t("widgets.value_explorer.track_reasoning"), 0, kind="reasoning")
+    text = viz.Track(_t("widgets.value_explorer.track_text"), 0, kind="text")
     for update in stream_updates(reads(), contract, max_bytes_without_progress=None):
         offset = taken[0]
         if isinstance(update, (ToolCallStart, ToolCallWhole)):
             name = update.name
             by_key[update.key if isinstance(update, ToolCallStart) else f"whole{len(calls)}"] = len(calls)
-            calls.append(viz.Track(f"call {len(calls)}: {name}", offset))
+            label = _t("widgets.value_explorer.track_call", number=len(calls), name=name)
+            calls.append(viz.Track(label, offset))
             fragments.append([])
             if isinstance(update, ToolCallWhole):
                 calls[-1].pieces.append(offset)
@@ -1060,17 +1146,17 @@ class ValueExplorer(_Explorer):
             for name in captures.names()
             if captures.load(name).tool_calls or captures.load(name).reasoning_text
         ]
-        self.title = W.HTML(
-            "<b>When is a tool call a value?</b> Move the cut-off: the arguments text grows fragment by "
-            "fragment, but only the service's close makes it whole. The provisional parse is a guess for "
-            "display."
+        self.title = W.HTML(_t("widgets.value_explorer.title"))
+        self.picker = W.Dropdown(
+            options=self.captures, description=_t("widgets.capture"), layout=W.Layout(width="36em")
         )
-        self.picker = W.Dropdown(options=self.captures, description="capture", layout=W.Layout(width="36em"))
-        self.call_picker = W.Dropdown(options=[("-", 0)], description="call", layout=W.Layout(width="22em"))
+        self.call_picker = W.Dropdown(
+            options=[("-", 0)], description=_t("widgets.value_explorer.call"), layout=W.Layout(width="22em")
+        )
         self.cutoff_slider = W.IntSlider(
             min=0,
             max=1,
-            description="cut-off byte",
+            description=_t("widgets.cutoff_slider"),
             continuous_update=True,
             style={"description_width": "initial"},
             layout=W.Layout(width="40em"),
@@ -1105,7 +1191,7 @@ class ValueExplorer(_Explorer):
         self.tracks, self.fragments = value_timeline(self.body, self.entry.contract)
         cutoff = len(self.body) if cutoff is None else cutoff
         check_int("cutoff", cutoff, minimum=0, maximum=len(self.body))
-        names = [t.label for t in self.tracks if t.kind == "call"] or ["no tool call"]
+        names = [t.label for t in self.tracks if t.kind == "call"] or [_t("widgets.value_explorer.no_call")]
         check_int("call", call, minimum=0, maximum=len(names) - 1)
         self._quiet = True
         try:
@@ -1159,7 +1245,10 @@ class ValueExplorer(_Explorer):
         self.provisional = provisional(self.tool_call.arguments_text) if self.tool_call else None
         self.naive_results = [naive_parse(f) for f in self.arrived_fragments]
         figure = viz.draw_value_timeline(
-            len(self.body), self.tracks, self.cutoff, title=f"{self.capture}: calls, fragments and closes"
+            len(self.body),
+            self.tracks,
+            self.cutoff,
+            title=_t("widgets.value_explorer.picture_title", capture=self.capture),
         )
         self.image.value = viz.figure_png(figure)
         self.summary.value = self._summary_html()
@@ -1170,72 +1259,105 @@ class ValueExplorer(_Explorer):
         """The chosen call's state at the cut-off, in words."""
         call = self.tool_call
         if call is None:
-            return "not started yet"
+            return _t("widgets.value_explorer.status.not_started")
         if not call.complete:
-            return "open: not yet closed by the service, no value yet"
+            return _t("widgets.value_explorer.status.open")
         if call.error is not None:
-            return f"closed, but not JSON: {call.error}"
-        return "closed by the service: the whole text, parsed"
+            return _t("widgets.value_explorer.status.not_json", error=call.error)
+        return _t("widgets.value_explorer.status.closed")
 
     def _summary_html(self) -> str:
         r, call = self.result, self.tool_call
-        head = (
-            f"outcome <b>{html.escape(str(r.outcome))}</b>, truncated_at <code>{r.truncated_at!r}</code> — "
-            f"{self.cutoff} of {len(self.body)} bytes of <code>{html.escape(self.capture)}</code>"
+        head = _t(
+            "widgets.value_explorer.summary",
+            outcome=html.escape(str(r.outcome)),
+            truncated_at=repr(r.truncated_at),
+            cutoff=self.cutoff,
+            total=len(self.body),
+            capture=html.escape(self.capture),
         )
         if call is None:
-            return f"<div>{head}</div><div>call {self.call}: {self.status()}</div>"
+            status = _t("widgets.value_explorer.call_status", number=self.call, status=self.status())
+            return f"<div>{head}</div><div>{status}</div>"
         colour = "#2b8a3e" if call.complete and call.error is None else "#e8590c"
         shown = "" if self.provisional is None or self.provisional.value is None else self.provisional.value
+        call_line = _t(
+            "widgets.value_explorer.call_line",
+            number=self.call,
+            name=html.escape(call.name),
+            colour=colour,
+            status=html.escape(self.status()),
+        )
+        arguments_text = _t(
+            "widgets.value_explorer.arguments_text",
+            chars=len(call.arguments_text),
+            text=_html_text(call.arguments_text),
+        )
+        arguments = _t("widgets.value_explorer.arguments", arguments=html.escape(repr(call.arguments)))
+        guess = _t("widgets.value_explorer.provisional", shown=html.escape(repr(shown)))
         return (
-            f"<div>{head}</div>"
-            f'<div>call {self.call} <code>{html.escape(call.name)}</code>: <b style="color:{colour}">'
-            f"{html.escape(self.status())}</b></div>"
-            f"<div>arguments_text ({len(call.arguments_text)} chars): "
-            f"<code>{_html_text(call.arguments_text)}</code></div>"
-            f"<div>arguments: <code>{html.escape(repr(call.arguments))}</code></div>"
-            '<div style="color:#868e96">provisional parse, display only: '
-            f"<code>{html.escape(repr(shown))}</code></div>"
+            f"<div>{head}</div><div>{call_line}</div><div>{arguments_text}</div><div>{arguments}</div>"
+            f'<div style="color:#868e96">{guess}</div>'
         )
 
     def _naive_html(self) -> str:
         rows = "".join(
-            f"<tr><td><code>{_html_text(f)}</code></td><td>{html.escape(n)}</td></tr>"
-            for f, n in zip(self.arrived_fragments, self.naive_results, strict=True)
+            f"<tr><td><code>{_html_text(f)}</code></td><td>{html.escape(_naive_text(f))}</td></tr>"
+            for f in self.arrived_fragments
         )
+        empty = f"<tr><td>{_t('widgets.value_explorer.no_fragment')}</td></tr>"
         return (
-            "<div><b>json.loads on each fragment alone</b> (the naive per-event parse):</div>"
-            f'<table style="font-size:85%">{rows or "<tr><td>no fragment yet</td></tr>"}</table>'
+            f"<div>{_t('widgets.value_explorer.naive_head')}</div>"
+            f'<table style="font-size:85%">{rows or empty}</table>'
         )
 
     def _beside_html(self) -> str:
         r = self.result
         return (
-            '<div style="display:flex;gap:2em"><div><b>reasoning</b> (never the answer):<br>'
+            f'<div style="display:flex;gap:2em"><div>{_t("widgets.value_explorer.reasoning_head")}<br>'
             f'<span style="color:#6741d9">{_html_text(r.reasoning_text) or "—"}</span></div>'
-            f"<div><b>answer text</b>:<br>{_html_text(r.text) or '—'}</div></div>"
+            f"<div>{_t('widgets.value_explorer.text_head')}<br>{_html_text(r.text) or '—'}</div></div>"
         )
 
     def __repr__(self) -> str:
         r, call = self.result, self.tool_call
         parts = [
-            f"ValueExplorer: {self.capture} ({self.contract}, {len(self.body)} bytes) cut off after "
-            f"{self.cutoff} bytes -> outcome {str(r.outcome)!r}, truncated_at {r.truncated_at!r}"
+            _t(
+                "widgets.value_explorer.repr",
+                capture=self.capture,
+                contract=self.contract,
+                bytes=len(self.body),
+                cutoff=self.cutoff,
+                outcome=repr(str(r.outcome)),
+                truncated_at=repr(r.truncated_at),
+            )
         ]
         total = len(self.fragments[self.call]) if self.fragments else 0
         if call is None:
-            parts.append(f"call {self.call}: {self.status()}")
+            parts.append(_t("widgets.value_explorer.call_status", number=self.call, status=self.status()))
         else:
             parts.append(
-                f"call {self.call} {call.name}: {len(self.arrived_fragments)} of {total} fragments, "
-                f"arguments_text {_excerpt(call.arguments_text, width=60)}; {self.status()}; "
-                f"arguments {call.arguments!r}"
+                _t(
+                    "widgets.value_explorer.repr_call",
+                    number=self.call,
+                    name=call.name,
+                    arrived=len(self.arrived_fragments),
+                    total=total,
+                    text=_excerpt(call.arguments_text, width=60),
+                    status=self.status(),
+                    arguments=repr(call.arguments),
+                )
             )
             parts.append(repr(self.provisional))
         failed = sum(n.startswith("fails") for n in self.naive_results)
-        parts.append(f"json.loads per fragment: {failed} of {len(self.naive_results)} fail")
+        parts.append(_t("widgets.value_explorer.repr_naive", failed=failed, total=len(self.naive_results)))
         parts.append(
-            f"reasoning {_excerpt(r.reasoning_text, width=30)} ({len(r.reasoning_text)} chars) apart from "
-            f"text {_excerpt(r.text, width=30)} ({len(r.text)} chars)"
+            _t(
+                "widgets.value_explorer.repr_reasoning",
+                reasoning=_excerpt(r.reasoning_text, width=30),
+                reasoning_chars=len(r.reasoning_text),
+                text=_excerpt(r.text, width=30),
+                text_chars=len(r.text),
+            )
         )
-        return "; ".join(parts)
+        return _t("widgets.part_separator").join(parts)

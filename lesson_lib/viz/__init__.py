@@ -26,12 +26,13 @@ from .common import (
     SANS,
     WARNING_COLOUR,
 )
-from .course_map import BOUNDARIES, draw_boundaries
+from .course_map import BOUNDARIES, boundary_texts, draw_boundaries
 from .glyphs import (
     CONTROL_NAMES,
     PREFERRED_FAMILIES,
     _reset_font_caches,
     chunk_text,
+    drawable,
     glyph_font,
     glyph_label,
     visible_text,
@@ -42,6 +43,7 @@ from .layers import (
     _dispatched_summary,
     _event_summary,
     _last_id_summary,
+    column_header,
     default_columns,
     draw_layers,
     line_layer_rows,
@@ -56,6 +58,7 @@ from .outcome_map import (
     outcome_label,
     outcome_map_layout,
     outcome_ranges,
+    outcome_text,
 )
 from .png import figure_png, show
 from .strip import CELL_W, ByteStripPicture, _lighter, draw_byte_strip, strip_figsize
@@ -74,12 +77,14 @@ __all__ = [
     "OutcomeMapPicture",
     "Track",
     "chunk_text",
+    "column_header",
     "default_columns",
     "draw_byte_strip",
     "draw_clock_timeline",
     "draw_layers",
     "draw_outcome_map",
     "draw_value_timeline",
+    "drawable",
     "figure_png",
     "glyph_font",
     "glyph_label",
@@ -87,6 +92,7 @@ __all__ = [
     "outcome_label",
     "outcome_map_layout",
     "outcome_ranges",
+    "outcome_text",
     "show",
     "sse_close_state",
     "sse_layer_rows",

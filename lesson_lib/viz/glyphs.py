@@ -161,6 +161,23 @@ def _families_for(text: str, first: str) -> list[str]:
     return [families[0], *sorted(families[1:])]
 
 
+def drawable(text: str, first: str = SANS) -> tuple[str, list[str]]:
+    """A label (a title, a legend, an axis label, in any language) as it can be drawn, and its font list.
+
+    Every character that ``first`` or another installed outline font covers is kept (Chinese with
+    fonts-noto-cjk installed), as are spaces and line breaks; any other character becomes ``<U+XXXX>``,
+    so a label never shows a tofu box or triggers matplotlib's missing-glyph warning. The font list is
+    ``first``, then the families that cover the label's other characters (see :func:`_families_for`).
+    English labels that ``first`` covers come back unchanged, with the font list ``[first]``.
+    """
+    first_map = _family_charmap(first)
+    shown = "".join(
+        ch if ch in "\n " or ord(ch) in first_map or glyph_font(ch) is not None else f"<U+{ord(ch):04X}>"
+        for ch in text
+    )
+    return shown, _families_for(shown, first)
+
+
 def visible_text(text: str) -> str:
     """``text`` made safe to draw: controls escaped (``\\r``), undrawable characters as ``<U+XXXX>``.
 

@@ -14,10 +14,11 @@ from matplotlib.patches import Rectangle
 from ..chunking import split_at
 from ..decoding import IncrementalUTF8Decoder
 from ..errors import BoundaryError
+from ..i18n import text as _t
 from ..lines import LineSplitter
 from ..sse import SSEParser
-from .common import CUT_COLOUR, MONO, SANS, _as_bytes
-from .glyphs import _families_for, _fit, chunk_text, visible_text
+from .common import CUT_COLOUR, MONO, _as_bytes
+from .glyphs import _families_for, _fit, chunk_text, drawable, visible_text
 from .png import _LayeredPicture, _whole_pixels
 
 
@@ -117,14 +118,14 @@ def _event_summary(row: dict) -> str:
     if row.get("pending_id", "") != row.get("last_event_id", ""):
         parts.append(f"id={row['pending_id']!r}")
     if not parts:
-        return "fields pending (no data)" if row.get("has_pending_event") else "—"
+        return _t("viz.layers.fields_pending") if row.get("has_pending_event") else "—"
     return " ".join(parts)
 
 
 def _last_id_summary(row: dict) -> str:
     """The last event ID string (what a reconnection would send), apart from the event being built."""
     last = row.get("last_event_id", "")
-    return f", last event ID {last!r}" if last else ""
+    return _t("viz.layers.last_event_id", last=repr(last)) if last else ""
 
 
 def _dispatched_summary(row: dict) -> str:
@@ -136,22 +137,20 @@ def _dispatched_summary(row: dict) -> str:
     )
 
 
-#: Columns of :func:`draw_layers`: key -> (header, width in inches, text of a row, is the cell "active").
-LAYER_COLUMNS: dict[str, tuple[str, float, Callable[[dict], str], Callable[[dict], bool]]] = {
+#: Columns of :func:`draw_layers`: key -> (width in inches, text of a row, is the cell "active"); the
+#: header, in the current language, is :func:`column_header`.
+LAYER_COLUMNS: dict[str, tuple[float, Callable[[dict], str], Callable[[dict], bool]]] = {
     "read": (
-        "read (bytes)",
         2.7,
         lambda r: f"#{r['read']} [{r['start']}:{r['end']}] {chunk_text(r['chunk'])}",
         lambda r: False,
     ),
     "character": (
-        "held bytes",
         1.25,
         lambda r: r["held_bytes"].hex(" ") if r["held_bytes"] else "—",
         lambda r: bool(r["held_bytes"]),
     ),
     "line": (
-        "pending line",
         2.5,
         lambda r: (
             (repr(r["pending_line"]) if r["pending_line"] else "—") + ("  +CR" if r["after_cr"] else "")
@@ -159,19 +158,26 @@ LAYER_COLUMNS: dict[str, tuple[str, float, Callable[[dict], str], Callable[[dict
         lambda r: bool(r["pending_line"]) or r["after_cr"],
     ),
     "lines": (
-        "lines completed",
         2.5,
         lambda r: ", ".join(repr(line) for line in r["completed_lines"]) or "—",
         lambda r: bool(r["completed_lines"]),
     ),
-    "event": ("event so far", 2.7, _event_summary, lambda r: bool(r.get("has_pending_event"))),
+    "event": (2.7, _event_summary, lambda r: bool(r.get("has_pending_event"))),
     "dispatched": (
-        "dispatched",
         2.7,
         _dispatched_summary,
         lambda r: bool(r.get("dispatched")),
     ),
 }
+
+
+def column_header(key: str) -> str:
+    """The header of the column ``key`` of :data:`LAYER_COLUMNS`, in the current language."""
+    if key not in LAYER_COLUMNS:
+        raise ValueError(f"unknown column {key!r}; known: {list(LAYER_COLUMNS)}")
+    return _t(f"viz.layers.column.{key}")
+
+
 _ACTIVE = {
     "character": "#ffe8cc",
     "line": "#fff3bf",
@@ -209,21 +215,23 @@ class _LayerLayout:
 
 
 def _draw_layers_base(ax: Axes, rows: Sequence[dict], columns: Sequence[str], layout: _LayerLayout) -> None:
+    title, families = drawable(_t("viz.layers.title", reads=len(rows)))
     ax.text(
         0,
         _LAYER_TITLE_H / 2,
-        f"the state of every layer after each read ({len(rows)} reads)",
+        title,
         ha="left",
         va="center",
         fontsize=9,
-        family=SANS,
+        family=families,
         parse_math=False,
         zorder=3,
     )
     cells, colours = [], []
     x = 0.0
     for key, width in zip(columns, layout.widths, strict=True):
-        header, _, text_of, active = LAYER_COLUMNS[key]
+        _, text_of, active = LAYER_COLUMNS[key]
+        header, families = drawable(column_header(key))
         cells.append(Rectangle((x, _LAYER_TITLE_H), width, _LAYER_HEAD_H))
         colours.append("#dee2e6")
         ax.text(
@@ -233,7 +241,7 @@ def _draw_layers_base(ax: Axes, rows: Sequence[dict], columns: Sequence[str], la
             ha="left",
             va="center",
             fontsize=8.5,
-            family=SANS,
+            family=families,
             fontweight="bold",
             parse_math=False,
             zorder=3,
@@ -302,7 +310,7 @@ class LayersPicture:
         unknown = [c for c in self.columns if c not in LAYER_COLUMNS]
         if unknown:
             raise ValueError(f"unknown columns {unknown}; known: {list(LAYER_COLUMNS)}")
-        self.layout = _LayerLayout(len(self.rows), tuple(LAYER_COLUMNS[c][1] for c in self.columns))
+        self.layout = _LayerLayout(len(self.rows), tuple(LAYER_COLUMNS[c][0] for c in self.columns))
         self._picture = _LayeredPicture(
             self.layout.size,
             self.layout.limits,

@@ -24,7 +24,10 @@ from matplotlib.collections import PatchCollection
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
+from ..i18n import catalogue, get_language
+from ..i18n import text as _t
 from .common import SANS
+from .glyphs import drawable
 from .png import _LayeredPicture, _whole_pixels
 
 #: Colours of :func:`draw_outcome_map`, by outcome label (``truncated`` split by where it was cut).
@@ -65,6 +68,16 @@ def outcome_label(result) -> str:
     if outcome in ("completed", "incomplete") and not getattr(result, "end_verified", True):
         return f"{outcome}, end not verifiable"  # the terminal signal came on an event more events followed
     return outcome
+
+
+def outcome_text(label: str) -> str:
+    """How the pictures and explorers show an outcome label of :func:`outcome_label`, in the current
+    language (the label itself stays the same in every language: it is what the colours and the code
+    use). A label that is not an outcome label (drawn from a caller's own list) is shown as it is."""
+    key = label.replace(", end not verifiable", "_unverified").replace(" at ", "_at_")
+    if f"viz.outcome.{key}" not in catalogue(get_language()):
+        return label
+    return _t(f"viz.outcome.{key}")
 
 
 def outcome_ranges(labels: Sequence[str]) -> list[tuple[int, int, str]]:
@@ -188,16 +201,21 @@ def outcome_map_layout(labels: Sequence[str]) -> OutcomeMapLayout:
 
 
 def legend_text(label: str, cutoffs: int, ranges: int) -> str:
-    """The legend's line for one label: how many cut-offs it has, in how many ranges."""
-    plural = ("" if cutoffs == 1 else "s", "" if ranges == 1 else "s")
-    return f"{label}: {cutoffs} cut-off{plural[0]} in {ranges} range{plural[1]}"
+    """The legend's line for one label: how many cut-offs it has, in how many ranges (current language)."""
+    return _t(
+        "viz.outcome_map.legend",
+        label=outcome_text(label),
+        cutoffs=_t(f"viz.count.cutoff.{'one' if cutoffs == 1 else 'other'}", n=cutoffs),
+        ranges=_t(f"viz.count.range.{'one' if ranges == 1 else 'other'}", n=ranges),
+    )
 
 
 def _text(ax: Axes, x: float, y: float, text: str, **kwargs) -> None:
-    options = {"ha": "left", "va": "center", "fontsize": 7.5, "family": SANS, "parse_math": False}
+    shown, families = drawable(text, SANS)
+    options = {"ha": "left", "va": "center", "fontsize": 7.5, "family": families, "parse_math": False}
     options["zorder"] = 3
     options.update(kwargs)
-    ax.text(x, y, text, **options)
+    ax.text(x, y, shown, **options)
 
 
 def _draw_map_base(ax: Axes, layout: OutcomeMapLayout, title: str) -> None:
@@ -214,7 +232,8 @@ def _draw_map_base(ax: Axes, layout: OutcomeMapLayout, title: str) -> None:
     for row in range(layout.rows):
         pieces = [p for p in layout.pieces if p.row == row]
         y = layout.bar_top(row) + _BAR_H + _TICK_H / 2 + 1
-        _text(ax, MARGIN_PX, y, f"cut-off {pieces[0].start}", fontsize=6.5, color="#495057")
+        _text(ax, MARGIN_PX, y, _t("viz.outcome_map.row_start", cutoff=pieces[0].start), fontsize=6.5,
+              color="#495057")
         _text(ax, MARGIN_PX + ROW_PX, y, f"{pieces[-1].end - 1}", fontsize=6.5, color="#495057", ha="right")
     top = layout.legend_top()
     column_w = ROW_PX / _LEGEND_COLUMNS
@@ -230,8 +249,7 @@ def _draw_map_base(ax: Axes, layout: OutcomeMapLayout, title: str) -> None:
         ax,
         MARGIN_PX,
         note_y,
-        f"Not to scale: every range is drawn at least {MIN_RANGE_PX:g} px wide, the rest of the bar in "
-        "proportion to the cut-offs.",
+        _t("viz.outcome_map.not_to_scale", px=f"{MIN_RANGE_PX:g}"),
         fontsize=6.5,
         color="#495057",
     )
@@ -262,7 +280,7 @@ def _draw_map_cutoff(ax: Axes, layout: OutcomeMapLayout, labels: Sequence[str], 
         ax,
         x + (-4 if right_half else 4),
         top - _MARK_H / 2 - 2,
-        f"cut-off {cutoff}: {labels[cutoff]}",
+        _t("viz.outcome_map.marker", cutoff=cutoff, label=outcome_text(labels[cutoff])),
         ha="right" if right_half else "left",
         fontsize=7.5,
         color="#1c7ed6",

@@ -11,6 +11,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 from ..decoding import char_spans
+from ..i18n import text as _t
 from ..options import check_int
 from .common import (
     ASCII_COLOUR,
@@ -23,7 +24,7 @@ from .common import (
     WARNING_COLOUR,
     _as_bytes,
 )
-from .glyphs import glyph_font, glyph_label
+from .glyphs import drawable, glyph_font, glyph_label
 from .png import _LayeredPicture, _whole_pixels
 
 CELL_W = 0.36  #: inches per byte cell
@@ -198,10 +199,7 @@ def _draw_strip_base(ax: Axes, data: bytes, layout: _StripLayout, corrupting: Se
                 gid="incomplete",
             )
         )
-    legend = [
-        "dark cell: first byte of a character · light cell: continuation byte · red: invalid byte",
-        "blue cut: between characters · orange cut: inside a character",
-    ]
+    legend = [_t("viz.strip.legend.cells"), _t("viz.strip.legend.cuts")]
     if corrupting is not None:
         xs, ys = [], []
         for cut in corrupting:
@@ -210,8 +208,9 @@ def _draw_strip_base(ax: Axes, data: bytes, layout: _StripLayout, corrupting: Se
                 ys.append(top + _MARK_Y)
         if xs:
             ax.scatter(xs, ys, marker="^", s=22, color=CORRUPTING_COLOUR, zorder=4, linewidths=0, gid="sweep")
-        legend[1] += f" · ▲ {len(corrupting)} single cuts corrupt decode-each-read"
+        legend[1] = _t("viz.strip.legend.cuts_and_sweep", cuts=legend[1], corrupting=len(corrupting))
     for number, line in enumerate(legend):
+        line, families = drawable(line)
         ax.text(
             0,
             layout.size[1] - _BOTTOM + 0.14 + 0.17 * number,
@@ -219,7 +218,7 @@ def _draw_strip_base(ax: Axes, data: bytes, layout: _StripLayout, corrupting: Se
             ha="left",
             va="center",
             fontsize=7,
-            family=SANS,
+            family=families,
             color="#495057",
             parse_math=False,
             zorder=3,
@@ -262,20 +261,24 @@ def _draw_strip_cuts(ax: Axes, data: bytes, layout: _StripLayout, cuts: Sequence
         )
     inside = sum(1 for cut in cuts if cut not in starts)
     if cuts:
-        header = (
-            f"cuts at {','.join(map(str, cuts))} -> {len(cuts) + 1} reads (grey bars); "
-            f"{inside} inside a character"
+        header = _t(
+            "viz.strip.header.cut",
+            bytes=len(data),
+            cuts=",".join(map(str, cuts)),
+            reads=len(cuts) + 1,
+            inside=inside,
         )
     else:
-        header = "no cuts: the whole stream arrives in one read"
+        header = _t("viz.strip.header.uncut", bytes=len(data))
+    header, families = drawable(header)
     ax.text(
         0,
         _TOP / 2,
-        f"{len(data)} bytes · {header}",
+        header,
         ha="left",
         va="center",
         fontsize=8.5,
-        family=SANS,
+        family=families,
         color=WARNING_COLOUR if inside else "#212529",
         parse_math=False,
         zorder=12,

@@ -8,14 +8,16 @@ from collections.abc import Mapping, Sequence
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from .common import SANS
+from ..i18n import text as _t
+from .glyphs import drawable
 from .png import _whole_pixels
 
-#: The lanes, top to bottom: the clock, its label, its colour, and the timeout that watches it.
+#: The lanes, top to bottom: the clock, its colour, and the timeout that watches it (the lane's label, in
+#: the current language, is the string ``viz.timeline.lane.<clock>``).
 LANES = (
-    ("byte", "bytes", "#74c0fc", "idle_timeout"),
-    ("event", "events (heartbeats too)", "#b197fc", None),
-    ("progress", "business progress", "#2f9e44", "progress_timeout"),
+    ("byte", "#74c0fc", "idle_timeout"),
+    ("event", "#b197fc", None),
+    ("progress", "#2f9e44", "progress_timeout"),
 )
 FIRED_COLOUR = "#e03131"
 _W, _LANE_H = 9.0, 0.55
@@ -59,9 +61,11 @@ def draw_clock_timeline(
     for side in ("top", "right", "left"):
         ax.spines[side].set_visible(False)
     ax.tick_params(axis="x", labelsize=8)
-    ax.set_xlabel("seconds since the body started", fontsize=8.5, family=SANS)
-    for row, (name, label, colour, watcher) in enumerate(LANES):
+    xlabel, families = drawable(_t("viz.timeline.xlabel"))
+    ax.set_xlabel(xlabel, fontsize=8.5, family=families)
+    for row, (name, colour, watcher) in enumerate(LANES):
         y = len(LANES) - 1 - row
+        label, families = drawable(_t(f"viz.timeline.lane.{name}"))
         fig.text(
             1.9 / width,
             ax.transData.transform((0, y))[1] / (height * 100),
@@ -69,7 +73,7 @@ def draw_clock_timeline(
             ha="right",
             va="center",
             fontsize=9,
-            family=SANS,
+            family=families,
         )
         ax.axhline(y, color="#dee2e6", linewidth=0.8, zorder=1)
         times = [t for t, lane in marks if lane == name]
@@ -90,16 +94,18 @@ def draw_clock_timeline(
             )
     if span is not None:
         ax.axvline(span[1], color=FIRED_COLOUR, linewidth=1.6, zorder=4)
+        ran_out, families = drawable(_t("viz.timeline.ran_out", clock=fired, limit=f"{limits[fired]:g}"))
         ax.text(
             span[1],
             len(LANES) - 0.35,
-            f" {fired}={limits[fired]:g} s ran out",
+            ran_out,
             color=FIRED_COLOUR,
             fontsize=9,
-            family=SANS,
+            family=families,
             ha="left" if span[1] < end * 0.7 else "right",
             va="center",
         )
     if title:
-        fig.text(0.1 / width, 1 - 0.22 / height, title, fontsize=10, family=SANS, ha="left", va="center")
+        shown, families = drawable(title)
+        fig.text(0.1 / width, 1 - 0.22 / height, shown, fontsize=10, family=families, ha="left", va="center")
     return fig

@@ -8,7 +8,9 @@ from dataclasses import dataclass, field
 
 from matplotlib.figure import Figure
 
+from ..i18n import text as _t
 from .common import CUT_COLOUR, SANS
+from .glyphs import drawable
 from .png import _whole_pixels
 
 OPEN_COLOUR = "#ffd8a8"  #: a call that has started and is not closed: its text is unfinished
@@ -44,10 +46,12 @@ def draw_value_timeline(
     ax.set_ylim(height, 0)
     ax.axis("off")
     scale = _W / max(length, 1)
-    ax.text(-2.2, 0.22, title, ha="left", va="center", fontsize=8.5, family=SANS, parse_math=False)
+    shown, families = drawable(title, SANS)
+    ax.text(-2.2, 0.22, shown, ha="left", va="center", fontsize=8.5, family=families, parse_math=False)
     for row, track in enumerate(tracks):
         y = 0.55 + 0.42 * row
-        ax.text(-2.2, y, track.label, ha="left", va="center", fontsize=7.5, family=SANS, parse_math=False)
+        shown, families = drawable(track.label, SANS)
+        ax.text(-2.2, y, shown, ha="left", va="center", fontsize=7.5, family=families, parse_math=False)
         ax.add_patch(_bar(0, length * scale, y, "#f1f3f5"))
         if track.kind == "call":
             end = track.closed if track.closed is not None else length
@@ -65,14 +69,15 @@ def draw_value_timeline(
             _bar(x, max(length * scale - x, 0), (0.55 + bottom) / 2, "#ffffff", 0.45 + 0.42 * (rows - 1), 0.6)
         )
         ax.plot([x, x], [0.35, bottom], color=CUT_COLOUR, linewidth=2)
+        shown, families = drawable(_t("viz.values_map.cutoff", cutoff=cutoff), SANS)
         ax.text(
             x,
             bottom + 0.05,
-            f"cut-off {cutoff}",
+            shown,
             ha="center",
             va="top",
             fontsize=7,
-            family=SANS,
+            family=families,
             color=CUT_COLOUR,
         )
     return fig
