@@ -201,8 +201,9 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             self.send_response(503)
             self.send_header("Content-Length", "0")
             self.send_header("Connection", "close")
-            self.end_headers()
+            self.end_headers()  # sent: the stop below cannot cut the 503 off any more
             self.close_connection = True
+            threading.Thread(target=owner.stop, daemon=True).start()
             return
         pieces, drop_after, self._start = plan
         self.send_response(200)
@@ -476,8 +477,7 @@ class ReplayServer:
             else:
                 refuse = False
                 self._requests.append(ReplayRequest(method, path, last_event_id, start, after))
-        if refuse:
-            threading.Thread(target=self.stop, daemon=True).start()
+        if refuse:  # the handler answers 503, then stops the server
             return None
         bounds = [start, *(c for c in self.cuts if c > start), len(self.body)]
         pieces = []

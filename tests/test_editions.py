@@ -20,6 +20,8 @@ ZH = NOTEBOOKS / "zh-CN"
 LANGUAGE_CALL = "set_language"
 #: What an IPython ``%magic`` or ``!shell`` line becomes for the comparison (compared exactly).
 MAGIC = "__ipython__"
+#: The context of a print() argument: its strings are prose (but not those of calls nested in it).
+PRINTED = "print"
 
 
 def english_notebooks() -> list[Path]:
@@ -72,14 +74,24 @@ def code_differences(english: str, chinese: str) -> list[str]:
                 if (
                     both_str
                     and context != MAGIC
-                    and (context == LANGUAGE_CALL or is_prose(a.value) or is_prose(b.value))
+                    and (context in (LANGUAGE_CALL, PRINTED) or is_prose(a.value) or is_prose(b.value))
                 ):
                     return
                 problems.append(f"{where}: {a.value!r} in English, {b.value!r} in Chinese")
                 return
+            if context == PRINTED and not isinstance(a, ast.JoinedStr):
+                context = ""  # only print()'s own strings and f-string text, not the code inside them
             if isinstance(a, ast.Call):
                 called = getattr(a.func, "attr", getattr(a.func, "id", None))
                 context = called if called in (LANGUAGE_CALL, MAGIC) else context
+                if called == "print" and isinstance(b, ast.Call) and len(a.args) == len(b.args):
+                    # What print() writes is read by a learner: its string arguments (and the text of
+                    # its f-strings) are prose even when they are one word ("stopped:", "ms").
+                    walk(a.func, b.func, f"{where}.func", context)
+                    for index, (x, y) in enumerate(zip(a.args, b.args, strict=True)):
+                        walk(x, y, f"{where}.args[{index}]", PRINTED)
+                    walk(a.keywords, b.keywords, f"{where}.keywords", context)
+                    return
             for name in a._fields:
                 walk(getattr(a, name), getattr(b, name), f"{where}.{name}", context)
         elif isinstance(a, list) and isinstance(b, list):
@@ -140,3 +152,7 @@ def test_the_comparison_sees_code_drift_and_ignores_prose():
     assert code_differences("%matplotlib inline\nx = 1", "%matplotlib widget\nx = 1")
     assert code_differences('print(f"{n} events")', 'print(f"{n} 个事件")') == []
     assert code_differences('print(f"{n} events")', 'print(f"{n + 1} 个事件")')
+    assert code_differences('print(x, "stopped:", y)', 'print(x, "停止：", y)') == []  # printed: prose
+    assert code_differences('print(load("ok"))', 'print(load("no"))')  # an argument of a call inside
+    assert code_differences("print(f\"{d['k']}\")", "print(f\"{d['v']}\")")  # code inside an f-string
+    assert code_differences('label("stopped:")', 'label("halted:")')  # one word, not printed: not prose

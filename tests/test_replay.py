@@ -298,3 +298,21 @@ def test_a_stall_sends_heartbeats_only_at_an_event_boundary_and_notices_a_client
         with httpx.Client() as client, client.stream("GET", server.url) as response:
             assert next(response.iter_raw()) == b"data: a\n\n"
         assert server.wait_idle(2.0)  # the silent stall ended when the client closed, not after 30 s
+
+
+def test_a_request_over_max_requests_gets_its_503_before_the_server_stops():
+    """The refusal is answered before the stop begins (it once cut the 503 off: RemoteProtocolError)."""
+    import http.client
+
+    for _ in range(25):
+        with ReplayServer("data: 你好 🙂\n\n".encode(), max_requests=1) as server:
+            host, port = server.url.split("//")[1].split("/")[0].split(":")
+            first = http.client.HTTPConnection(host, int(port), timeout=10)
+            first.request("GET", "/")
+            assert first.getresponse().read() == "data: 你好 🙂\n\n".encode()
+            first.close()
+            refused = http.client.HTTPConnection(host, int(port), timeout=10)
+            refused.request("GET", "/")
+            response = refused.getresponse()
+            assert (response.status, response.read()) == (503, b"")
+            refused.close()

@@ -1,6 +1,7 @@
 """Generate the learner copies of the exercises from the solution notebooks (``make exercises``).
 
-The solution notebooks in ``notebooks/exercises/solutions/`` are the only source. Each learner copy in
+The solution notebooks in ``notebooks/exercises/solutions/`` (and ``notebooks/zh-CN/exercises/solutions/``
+for the Chinese edition) are the only source. Each learner copy in
 ``notebooks/exercises/`` is its solution notebook with every solution region replaced, outputs cleared,
 then executed top to bottom, as are the solution notebooks (``tools/run_notebooks.py``), so that both
 are committed with their outputs.
@@ -40,6 +41,11 @@ import nbformat
 ROOT = Path(__file__).resolve().parent.parent
 EXERCISES = ROOT / "notebooks" / "exercises"
 SOLUTIONS = EXERCISES / "solutions"
+#: Each edition's learner copies and solution notebooks: English, then Simplified Chinese (notebooks/zh-CN/).
+EDITIONS = (
+    (EXERCISES, SOLUTIONS),
+    (ROOT / "notebooks" / "zh-CN" / "exercises", ROOT / "notebooks" / "zh-CN" / "exercises" / "solutions"),
+)
 
 BEGIN_CODE, END_CODE = "### BEGIN SOLUTION", "### END SOLUTION"
 BEGIN_MARKDOWN, END_MARKDOWN = "<!-- BEGIN SOLUTION -->", "<!-- END SOLUTION -->"
@@ -167,6 +173,7 @@ def answer_outputs_left(notebook: nbformat.NotebookNode) -> list[int]:
 
 
 def solution_paths(solutions: Path = SOLUTIONS) -> list[Path]:
+    """The solution notebooks in ``solutions`` (none if the folder does not exist yet)."""
     return sorted(p for p in solutions.glob("*.ipynb") if not p.name.startswith("."))
 
 
@@ -206,11 +213,18 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--check", action="store_true", help="only report learner copies that are stale")
     options = parser.parse_args(argv)
     if options.check:
-        differing = stale()
+        differing = [
+            f"{out_dir.relative_to(ROOT)}/{name}"
+            for out_dir, solutions in EDITIONS
+            for name in stale(out_dir, solutions)
+        ]
         for name in differing:
-            print(f"stale: notebooks/exercises/{name} (run `make exercises`)")
+            print(f"stale: {name} (run `make exercises`)")
         return 1 if differing else 0
-    learners = generate()
+    sources, learners = [], []
+    for out_dir, solutions in EDITIONS:
+        sources += solution_paths(solutions)
+        learners += generate(out_dir, solutions)
     for path in learners:
         print(f"generated {path.relative_to(ROOT)}", flush=True)
     if options.no_execute:
@@ -218,7 +232,7 @@ def main(argv: list[str]) -> int:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from run_notebooks import main as run_notebooks
 
-    status = run_notebooks([str(p) for p in [*solution_paths(), *learners]])
+    status = run_notebooks([str(p) for p in [*sources, *learners]])
     for path in learners:
         notebook = nbformat.read(path, as_version=4)
         if clear_answer_outputs(notebook):

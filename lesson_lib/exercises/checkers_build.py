@@ -16,7 +16,7 @@ from typing import Any
 from lesson_lib.chunking import one_byte_chunks
 from lesson_lib.decoding import IncrementalUTF8Decoder
 from lesson_lib.lines import LineSplitter
-from lesson_lib.sse import SSEParser
+from lesson_lib.sse import ReferenceSSEParser
 
 from . import Result
 from .checkers_core import (
@@ -304,7 +304,7 @@ def _event_tuples(events: Any, method: str) -> list[tuple[str, str, str]]:
 
 
 def _reference_events(pieces: list[bytes]) -> list[list[tuple[str, str, str]]]:
-    parser = SSEParser(max_line_chars=None, max_event_chars=None)
+    parser = ReferenceSSEParser(max_line_chars=None, max_event_chars=None)
     outputs = [_event_tuples(parser.feed(piece), "feed()") for piece in pieces]
     return [*outputs, _event_tuples(parser.close(), "close()")]
 
@@ -334,7 +334,7 @@ def _assemble(assembler: Any, pieces: list[bytes], splitter: Any = None) -> list
 
 def _classify_event_cut(data: bytes, cut: int) -> str:
     """For the assembler, only events matter: is the cut inside an event, or between two?"""
-    parser = SSEParser(max_line_chars=None, max_event_chars=None)
+    parser = ReferenceSSEParser(max_line_chars=None, max_event_chars=None)
     parser.feed(data[:cut])
     return "inside-event" if parser.has_pending_event or parser.pending_line else "between-events"
 
@@ -418,7 +418,7 @@ def check_pipeline(splitter_class: Any, assembler_class: Any) -> Result:
     return Result(
         key,
         True,
-        f"your splitter and assembler, behind lesson_lib's decoder, give SSEParser's events feed by feed in "
-        f"{count_summary(counts)}: together they are an SSE parser.",
+        f"your splitter and assembler, behind lesson_lib's decoder, give ReferenceSSEParser's events feed by "
+        f"feed in {count_summary(counts)}: together they are an SSE parser.",
     )
 
