@@ -278,7 +278,7 @@ def test_value_explorer_speaks_chinese(chinese):
     explorer.cutoff = len(explorer.body) // 2
     text = repr(explorer)
     assert "未关闭：服务端还没有关闭它，还没有值" in text
-    assert "临时解析（仅供显示，基于前 " in text
+    assert "暂定解析（仅供显示，基于前 " in text
     assert "逐片段 json.loads：" in text and "个失败" in text
     assert explorer.call_picker.options[0][0].startswith("调用 0：")
     assert "对每个片段单独调用 json.loads" in explorer.naive.value and "失败：" in explorer.naive.value
@@ -380,8 +380,8 @@ def test_describe_of_a_completed_stream_in_chinese(chinese):
 
 
 def test_the_small_reprs_speak_chinese(chinese):
-    assert repr(provisional('{"city": "北')) == '临时解析（仅供显示，基于前 11 个字符）：{"city": "北"}'
-    assert repr(provisional("")) == "临时解析（仅供显示，基于前 0 个字符）：暂无"
+    assert repr(provisional('{"city": "北')) == '暂定解析（仅供显示，基于前 11 个字符）：{"city": "北"}'
+    assert repr(provisional("")) == "暂定解析（仅供显示，基于前 0 个字符）：暂无"
     assert str(IdleVerdict("progress_idle", 139, 120.0)) == "progress_idle：已空闲 139 s，上限 120 s"
     entry = captures.load("openai-chat/completed")
     assert (

@@ -50,26 +50,26 @@ STRINGS = {
     "completion.event_end.json_array": "（一个数组元素的右括号始终没来）",
     "completion.event_end.ndjson": "（一行 JSON 的换行符始终没来）",
     "completion.event_end.unknown": "（它的结尾始终没来）",
-    "completion.truncated": "{name}被截断了：{cut}；此前{reason}，所以文本只是临时结果。",
+    "completion.truncated": "{name}被截断了：{cut}；此前{reason}，所以文本只是暂定结果。",
     "completion.truncated_source": (
-        "{name}被截断了：{cut}；此前{reason}；数据源抛出了 {kind}{where}，所以文本只是临时结果。"
+        "{name}被截断了：{cut}；此前{reason}；数据源抛出了 {kind}{where}，所以文本只是暂定结果。"
     ),
     "completion.service_error.type": "（类型 {type}）",
     "completion.service_error.message": "：{message}",
-    "completion.service_error": "{name}以一个带内服务端错误结束{kind}{message}{where}；错误之前的文本只是临时结果。",
+    "completion.service_error": "{name}以一个带内服务端错误结束{kind}{message}{where}；错误之前的文本只是暂定结果。",
     "completion.decode_error": (
-        "{name}停在一个解码错误上（{kind}）{where}；之后的内容都没有使用，之前的文本只是临时结果。"
+        "{name}停在一个解码错误上（{kind}）{where}；之后的内容都没有使用，之前的文本只是暂定结果。"
     ),
-    "completion.limit_exceeded": "{name}因为超出 {limit} 而停止{where}；数据源已关闭，文本只是临时结果。",
-    "completion.limit_exceeded_unknown": "{name}因为超出某个上限而停止{where}；数据源已关闭，文本只是临时结果。",
-    "completion.timed_out": "{name}超时：{message}{where}；连接已关闭，文本只是临时结果。",
-    "completion.timed_out_unknown": "{name}超时：某个时钟已用完{where}；连接已关闭，文本只是临时结果。",
+    "completion.limit_exceeded": "{name}因为超出 {limit} 而停止{where}；数据源已关闭，文本只是暂定结果。",
+    "completion.limit_exceeded_unknown": "{name}因为超出某个上限而停止{where}；数据源已关闭，文本只是暂定结果。",
+    "completion.timed_out": "{name}超时：{message}{where}；连接已关闭，文本只是暂定结果。",
+    "completion.timed_out_unknown": "{name}超时：某个时钟已用完{where}；连接已关闭，文本只是暂定结果。",
     "completion.timeout_message": "{clock}={limit} s 已用完：{meaning}{cause}",
     "completion.timeout_cause": "（这次读取以 {cause} 结束）",
     "completion.clock.idle_timeout": "这么长时间里一个字节也没有收到",
     "completion.clock.progress_timeout": "这么长时间里没有收到任何文本或业务阶段（字节和心跳都不算）",
     "completion.clock.deadline": "整个回答花的时间超过了这个值",
-    "completion.cancelled": "{name}在两次读取之间被调用方取消；文本只是临时结果。",
+    "completion.cancelled": "{name}在两次读取之间被调用方取消；文本只是暂定结果。",
     "completion.mcp_resume": (
         "MCP（2025-11-25 修订版）允许服务器提前关闭流：客户端用 GET 加上 Last-Event-ID: {last_event_id} 续传。"
     ),

@@ -131,7 +131,7 @@ STRINGS = {
     # ValueExplorer
     "widgets.value_explorer.title": (
         "<b>工具调用什么时候才算一个值？</b>移动截断点：参数文本一个片段一个片段地变长，"
-        "但只有服务端关闭调用，它才是完整的。临时解析只是为了显示而做的猜测。"
+        "但只有服务端关闭调用，它才是完整的。暂定解析只是为了显示而做的猜测。"
     ),
     "widgets.value_explorer.call": "调用",
     "widgets.value_explorer.no_call": "没有工具调用",
@@ -151,7 +151,7 @@ STRINGS = {
     "widgets.value_explorer.call_line": '调用 {number} <code>{name}</code>：<b style="color:{colour}">{status}</b>',
     "widgets.value_explorer.arguments_text": "arguments_text（{chars} 个字符）：<code>{text}</code>",
     "widgets.value_explorer.arguments": "arguments：<code>{arguments}</code>",
-    "widgets.value_explorer.provisional": "临时解析，仅供显示：<code>{shown}</code>",
+    "widgets.value_explorer.provisional": "暂定解析，仅供显示：<code>{shown}</code>",
     "widgets.value_explorer.naive_head": "<b>对每个片段单独调用 json.loads</b>（朴素的逐事件解析）：",
     "widgets.value_explorer.no_fragment": "还没有片段",
     "widgets.value_explorer.naive_ok": "成功：{value}",
