@@ -85,7 +85,7 @@ def test_each_chinese_count_question_has_a_unit(key):
 def test_a_chinese_question_and_its_messages_are_chinese(zh):
     assert repr(question("01.bytes")) == "问题 01.bytes：'你好🙂' 用 UTF-8 编码占多少字节？"
     assert repr(check("01.bytes", 10)).startswith("01.bytes ✓ 正确：3 + 3 + 4 = 10 个字节")
-    assert repr(check("01.bytes", 3)) == "01.bytes ✗ 还不对：3 是字符的个数。网络数的是字节。"
+    assert repr(check("01.bytes", 3)) == "01.bytes ✗ 还不对：3 是字符的个数。网络上计数的单位是字节。"
     unanswered = check("01.bytes", ...).message
     assert unanswered.startswith("把 ... 换成你的答案") and unanswered.endswith("占多少字节？")
 
@@ -112,11 +112,12 @@ def test_the_other_messages_read_as_chinese(zh):
     case = check("00.openai_done", "[done]")
     assert not case and "大小写不对" in case.message and "客户端比较的是字节" in case.message
     general = check("01.final", "ValueError")
-    assert not general and general.message.startswith("方向对了，但请更具体些：ValueError 没错，但太宽泛了。")
+    assert not general
+    assert general.message.startswith("方向对了，但还不够具体：ValueError 没错，只是太宽泛了。")
 
 
 def test_switching_back_to_english_gives_the_english_message_again(zh):
-    assert check("01.bytes", 3).message == "3 是字符的个数。网络数的是字节。"
+    assert check("01.bytes", 3).message == "3 是字符的个数。网络上计数的单位是字节。"
     set_language("en")
     assert check("01.bytes", 3).message == "3 is the number of characters. The network counts bytes."
     assert repr(check("01.bytes", 10)).startswith("01.bytes ✓ correct: 3 + 3 + 4 = 10 bytes")
@@ -243,7 +244,10 @@ def test_count_units_from_a_chinese_prompt():
         ("05.which_clock", "事件时钟"),
         ("05.which_clock", "event clock"),
         ("07.every_boundary", "逐字节读取"),
+        ("07.every_boundary", "单字节读取"),
         ("08.heartbeat_clock", "进度时钟"),
+        ("08.heartbeat_clock", "进展时钟"),
+        ("08.heartbeat_clock", "进展"),
         ("09.reasoning_where", "reasoning_text"),
         ("10.cancel", "（B）"),
         ("01.corrupting_cuts", "四"),
@@ -283,6 +287,13 @@ def test_the_chinese_option_words_are_read_in_chinese_only(key, answer):
 )
 def test_near_but_wrong_chinese_forms_fail(key, answer, zh):
     assert not check(key, answer).correct
+
+
+@pytest.mark.parametrize("answer", ["进展", "进展时钟", "业务进展", "进度时钟"])
+def test_the_chinese_words_of_a_wrong_option_get_its_hint(answer, zh):
+    """The catalogue says 进展时钟 (progress clock): a learner answering in its words gets option C's hint."""
+    result = check("05.which_clock", answer)
+    assert not result.correct and result.message == question("05.which_clock").hints["C"], result
 
 
 def test_the_digests_do_not_depend_on_the_language(zh):

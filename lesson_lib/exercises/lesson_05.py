@@ -20,7 +20,11 @@ register(
         "B": ("event", "events", "event clock"),
         "C": ("progress", "progress clock", "business progress"),
     },
-    zh_aliases={"A": ("字节", "字节时钟"), "B": ("事件", "事件时钟"), "C": ("进度", "进度时钟", "业务进度")},
+    zh_aliases={
+        "A": ("字节", "字节时钟"),
+        "B": ("事件", "事件时钟"),
+        "C": ("进展", "进展时钟", "业务进展", "进度", "进度时钟", "业务进度"),
+    },
 )
 register(
     "05.limit",

@@ -15,6 +15,7 @@ register(
     "07.every_boundary",
     "choice",
     "5ce2263ccb09f3962a8fffdff74b498526379cdfecc41abd298cbe5d6324392b",
+    zh_aliases={"C": ("逐字节读取",)},
 )
 register(
     "07.reference",

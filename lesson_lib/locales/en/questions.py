@@ -139,7 +139,7 @@ STRINGS = {
     "questions.06.replace_count.hints.2": "Look at the second read on its own. A continuation byte without its lead byte is invalid; can two of them make one invalid piece, or is each one its own?",
     "questions.06.replace_count.explanation": "3: one for e4 at the end of the first read, and one each for bd and a0 at the start of the second. One character became three wrong ones, and nobody was told.",
     # 06.sdk_truncated
-    "questions.06.sdk_truncated.prompt": "Served whole, openai-chat/truncated_clean_boundary ends cleanly one event before [DONE]. What does iterating the openai SDK's stream do? A) raises APIConnectionError; B) ends without an exception, with a shorter text; C) raises a JSON error; D) waits for [DONE] until a timeout",
+    "questions.06.sdk_truncated.prompt": "Served whole, the capture openai-chat/truncated_clean_boundary ends cleanly at an event boundary in the middle of the answer; [DONE] never arrives. What does iterating the openai SDK's stream do? A) raises APIConnectionError; B) ends without an exception, with a shorter text; C) raises a JSON error; D) waits for [DONE] until a timeout",
     "questions.06.sdk_truncated.hint": "The HTTP body ended properly: nothing at the transport level went wrong. Does the SDK check for [DONE] at the end?",
     "questions.06.sdk_truncated.hints.A": "APIConnectionError is what a dropped connection gives (no terminating chunk). Here the body ended properly.",
     "questions.06.sdk_truncated.hints.D": "The server finished the body; there is nothing left to wait for.",
