@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -135,6 +136,29 @@ def test_every_chinese_notebook_matches_its_english_one_cell_for_cell():
         if (NOTEBOOKS / p.relative_to(ZH)).exists()
     }
     assert {name: found for name, found in problems.items() if found} == {}
+
+
+#: Strong absolute words in Chinese prose (always, never, forever, the only, cannot, every single, all the).
+ZH_ABSOLUTE = re.compile(r"总是|从不|从来不|从来没|永远|绝不|唯一|不可能|每一个|所有的")
+EN_ABSOLUTE = re.compile(
+    r"\b(never|always|every\w*|only|none|nothing|all|cannot|can['’]t|can not|must)\b", re.I
+)
+INLINE_CODE = re.compile(r"`[^`]*`")
+
+
+def test_chinese_absolutes_come_from_the_english():
+    """A Chinese lesson cell says "always", "never", "the only"... only where its English cell makes an
+    absolute claim, which tests/test_claims.py holds to a proof: a translation adds no claim of its own."""
+    added = []
+    for chinese in sorted(ZH.glob("[0-9][0-9]_*.ipynb")):
+        pairs = zip(_cells(NOTEBOOKS / chinese.name), _cells(chinese), strict=True)
+        for index, (a, b) in enumerate(pairs):
+            if b["cell_type"] != "markdown":
+                continue
+            said = ZH_ABSOLUTE.findall(INLINE_CODE.sub("", _source(b)))
+            if said and not EN_ABSOLUTE.search(INLINE_CODE.sub("", _source(a))):
+                added.append(f"{chinese.name} cell {index}: {said}")
+    assert added == []
 
 
 def test_no_chinese_notebook_without_an_english_one():
