@@ -57,9 +57,6 @@ _set_type = Event.__dict__["type"].__set__
 _set_data = Event.__dict__["data"].__set__
 _set_last_event_id = Event.__dict__["last_event_id"].__set__
 _ANY_ENDING = re.compile(r"\r\n|\r|\n")  # the SSE line endings, as the line splitter finds them
-#: A comment line after a blank line, followed by a blank line (a heartbeat): "\n" replaces it, leaving
-#: the blank line before and the one after as one.
-_HEARTBEAT = re.compile(r"\n\n:[^\n]*\n(?=\n)")
 _exhaust = deque(maxlen=0).extend  # run an iterator to its end, in C (the itertools "consume" recipe)
 #: Reads shorter than this (in characters) never look for a run of whole events (``sse_runs``): below
 #: about 4 KiB a read holds too few events to repay the search (measured: slower up to 2 KiB reads,
@@ -134,9 +131,9 @@ class FastSSEParser:
         self._chars_in = 0
         self._lines_out = 0
         self._stale = False  # did the fast path change the state since the layers last had it?
-        self._comment_seen = False  # has a comment line arrived (heartbeats: see _feed_lines)?
         self._raw_room = 0
         self._fast = False  # may the next read take the fast path? (open, past the BOM check)
+        self._comment_seen = False  # has a comment line arrived (heartbeats: see _feed_lines)?
         self._comments = comments
         self._started = False  # has the first character (a possible BOM) been seen?
         self._data: list[str] = []
@@ -319,7 +316,7 @@ class FastSSEParser:
         if self._data_chars + size > self._event_cap:
             return None
         line_cap = self._line_cap
-        run, rest, dropped = None, [], 0
+        run, rest = None, []
         after_cr = body.endswith("\r")
         large = size <= line_cap and len(body) >= _RUN_MIN_CHARS
         if "\r" in body:
@@ -335,13 +332,10 @@ class FastSSEParser:
             pieces = _ANY_ENDING.split(body)
         else:
             if large:
-                # Only looked for once the stream has sent a comment: a search costs as much as a split.
-                if self._comment_seen and not self._comments:
-                    # Heartbeats: a comment line right after a blank line, then a blank line, does
-                    # nothing (the event buffers are empty and stay so); without comments to report,
-                    # it is taken out so that the events around it make one run. Two lines each.
-                    body, dropped = _HEARTBEAT.subn("\n", body)
-                run = find_event_run(body)
+                # Heartbeats (a comment line between two events) do nothing to the events or the state:
+                # without comments to report, they may stay inside a run. They are looked for only once
+                # the stream has sent a comment: the search costs more than a plain split.
+                run = find_event_run(body, self._comment_seen and not self._comments)
             if run is None:
                 pieces = body.split("\n")
                 if len(pieces) == 1:  # only the LF of a CRLF whose CR ended the last read, then text
@@ -354,12 +348,12 @@ class FastSSEParser:
                 or max(map(len, pieces)) > line_cap
             ):
                 return None
-            complete = len(pieces) + 2 * dropped
+            complete = len(pieces)
         else:
             pieces = run.lines_before
             rest = run.after.split("\n")
             tail = rest.pop()
-            complete = len(pieces) + run.lines_in_run + len(rest) + 2 * dropped
+            complete = len(pieces) + run.lines_in_run + len(rest)
         parts = self._parts
         long_value = None
         if parts:  # the start of the first line came in earlier reads: join it once, now
