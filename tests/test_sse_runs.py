@@ -243,7 +243,7 @@ def test_text_of_one_shape_is_always_found(datas, first):
 @settings(deadline=None)
 @given(st.data(), run_texts(), st.booleans(), st.booleans())
 def test_the_parser_with_runs_forced_on_matches_the_reference(data, text, crlf, comments):
-    # The first read always goes through the layers; the path is tried from the second one on.
+    # The first read is a comment, so that heartbeats are looked for from the second one on.
     body = b": first read\n" + (text.replace("\n", "\r\n") if crlf else text).encode()
     pieces = [body[:14], *data.draw(partitions(body[14:]))]
     with patch.object(sse, "_RUN_MIN_CHARS", 0):
