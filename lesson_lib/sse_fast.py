@@ -340,10 +340,11 @@ class FastSSEParser:
         run, rest = None, []
         after_cr = body.endswith("\r")
         large = size <= line_cap and len(body) >= _RUN_MIN_CHARS
-        # Is there a CR? Asked of the bytes, which have one where the text does (it is ASCII): memchr over
-        # a byte per character, where the text of an emoji-bearing read has four (measured: 10 ns per
-        # 220-byte event against 50, and the text was asked twice).
-        lone_cr = 13 in data
+        # Is there a CR? In a large read, asked of the bytes, which have one where the text does (it is
+        # ASCII): memchr over a byte per character, where the text of an emoji-bearing read has four
+        # (measured: 10 ns per 220-byte event against 50, and the text was asked twice). In a small read,
+        # asked of the text, which answers faster than ``13 in bytearray`` (1.03x in 64-byte reads).
+        lone_cr = 13 in data if large else "\r" in body
         if lone_cr:
             # CRLF endings (Gemini): with each CRLF (and a CR at the very end, whose LF the next read
             # brings) made one LF, str.split does what the regular expression would, and in a large read
