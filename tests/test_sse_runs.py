@@ -1,9 +1,12 @@
 """Runs of whole events (``lesson_lib.sse_runs``): found only when they are exactly what they claim.
 
 ``find_event_run`` is a speed path: it must either return ``None`` or describe the text exactly. The
-near-miss texts below are the ones its line-ending count has to catch; the properties check, for texts
-made mostly of runs with random faults in them, that a run always rebuilds the text it came from, and
-that the parser with the path forced on gives the whole-input reference's events in every chunking.
+near-miss texts below are the ones its split cannot see and its check for a line ending inside a value
+has to catch (a fault between two events of the run: no run; a fault before the first or after the last:
+a run of the events between, the fault left to the field loop); heartbeats stay in a run only when asked
+for. The properties check, for texts made mostly of runs with random faults and heartbeats in them, that
+a run always rebuilds the text it came from, in the shapes it claims, and that the parser with the path
+forced on gives the whole-input reference's events in every chunking.
 """
 
 from __future__ import annotations
