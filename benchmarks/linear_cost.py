@@ -349,7 +349,8 @@ def render(sections: list[Section], environment: dict[str, str], quick: bool) ->
     out += [f"- {key}: {value}" for key, value in environment.items()]
     out += [
         f"- Run: `python -m benchmarks{' --quick' if quick else ''}`; "
-        "timings are medians of interleaved runs on a shared machine, compare ratios, not absolutes."
+        "timings are medians of interleaved runs (each round in a new order, shuffled from a fixed seed) "
+        "on a shared machine, compare ratios, not absolutes."
     ]
     for section in sections:
         out += ["", f"## {section.title}", "", *section.lines]

@@ -637,8 +637,9 @@ def throughput(config: Config) -> Section:
     lines = [
         f"Each parser on the same {human_bytes(config.stream_size)} stream, cut into reads of each size; "
         f"median of {config.repeats} interleaved rounds in 1- and 7-byte reads and {config.fast_repeats} in "
-        "larger reads (every parser and every stream in each round; CPU time of the process, on a shared "
-        "2-core machine). MB/s is 10^6 bytes per second. **Ratio** = the parser's time / lesson_lib's time "
+        "larger reads (every parser and every stream in each round, in an order shuffled anew each round "
+        "from a fixed seed; CPU time of the process, on a shared 2-core machine). MB/s is 10^6 bytes per "
+        "second. **Ratio** = the parser's time / lesson_lib's time "
         "in the same round (median over rounds): above 1, lesson_lib is faster. `lesson_lib` is "
         f"`SSEParser` (lesson_lib/sse_fast.py); `{REFERENCE}` is `ReferenceSSEParser` "
         "(lesson_lib/sse_reference.py), the same behaviour written to be read: its ratio is what the fast "
@@ -800,7 +801,8 @@ def render(sections: list[Section], environment: dict[str, str], quick: bool) ->
     out += [
         f"- Peers: {versions}",
         f"- Run: `python -m benchmarks{' --quick' if quick else ''}`; "
-        "timings are medians of interleaved runs on a shared machine, compare ratios, not absolutes.",
+        "timings are medians of interleaved runs (each round in a new order, shuffled from a fixed seed) "
+        "on a shared machine, compare ratios, not absolutes.",
     ]
     for section in sections:
         out += ["", f"## {section.title}", "", *section.lines]

@@ -96,6 +96,19 @@ def test_harness_measures_fits_and_describes_the_machine() -> None:
     assert {"Python", "Platform", "CPU"} <= set(harness.environment())
 
 
+def test_interleaved_rounds_run_every_work_once_each_in_a_new_seeded_order() -> None:
+    calls: list[str] = []
+    works = {name: (lambda name=name: calls.append(name)) for name in "abcdef"}
+    timings = harness.measure_interleaved(works, repeats=4)
+    assert all(len(t.runs) == 4 for t in timings.values())
+    rounds = [calls[i : i + 6] for i in range(0, 24, 6)]
+    assert all(sorted(r) == list("abcdef") for r in rounds)  # every work once per round
+    assert len({tuple(r) for r in rounds}) > 1  # not one fixed order
+    again: list[str] = []
+    harness.measure_interleaved({name: (lambda name=name: again.append(name)) for name in "abcdef"}, 4)
+    assert again == calls  # the same orders on every run (seeded)
+
+
 def test_every_section_runs_renders_and_plots_on_tiny_sizes(tmp_path) -> None:
     config = linear_cost.Config(
         sizes=(8_000, 16_000),

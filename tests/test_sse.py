@@ -373,7 +373,7 @@ def test_a_retry_of_thousands_of_digits_is_bounded_and_never_raises(Parser):
 def test_any_exception_inside_feed_or_close_leaves_the_parser_failed(Parser):
     runs = "".join(f"data: {word}\n\n" for word in ["你好", "café", "🙂"] * 400).encode()
     cases = [  # (a first read, what raises inside the second, the second read): each path in turn
-        (b"", "lesson_lib.lines.LineSplitter.feed", "data: 你好\n\n".encode()),  # the layers
+        (b"", "lesson_lib.lines.LineSplitter.feed", "\ufeffdata: 你好\n\n".encode()),  # the layers (a BOM)
         (b": warm up\n", "lesson_lib.decoding.IncrementalUTF8Decoder.feed", "data: 你好\n\n".encode()),
     ]
     if Parser is SSEParser:  # the fast parser's own paths: one pass, and runs of whole events

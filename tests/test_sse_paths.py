@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from unittest.mock import patch
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -215,3 +216,29 @@ def test_heartbeats_ids_and_crlf_in_large_reads_agree_on_every_path():
             chunks = [body[i : i + size] for i in range(0, len(body), size)]
             for comments in (False, True):
                 assert_all_agree(all_paths(body, chunks, comments=comments), SAME_CHUNKS)
+
+
+_BOM = b"\xef\xbb\xbf"
+_STARTS = [b"", _BOM, _BOM + _BOM, _BOM[:2], _BOM[:1], "！é".encode(), "！".encode()[:2]]
+
+
+@settings(deadline=None, max_examples=150)
+@given(st.data(), st.sampled_from(_STARTS), sse_streams(), options)
+def test_the_first_reads_agree_with_or_without_a_byte_order_mark(data, start, rest, parser_options):
+    # The first read that ends lines takes the one-pass path unless the stream starts with a BOM (or
+    # bytes that may begin one); cut anywhere, before and inside the mark.
+    body = start + rest
+    chunks = data.draw(partitions(body))
+    assert_all_agree(all_paths(body, chunks, **parser_options), SAME_CHUNKS)
+
+
+def test_the_first_read_takes_the_one_pass_path_unless_a_bom_starts_it():
+    body = "data: 你好\n\ndata: 🙂\n\n".encode()
+    with patch("lesson_lib.lines.LineSplitter.feed", side_effect=AssertionError("the layers")):
+        parser = SSEParser()
+        assert [e.data for e in parser.feed(body[:13]) + parser.feed(body[13:])] == ["你好", "🙂"]
+        for first in (b"\xef\xbb\xbf" + body, b"\xef\xbb", b"\xef"):
+            parser = SSEParser()
+            with pytest.raises(AssertionError, match="the layers"):
+                parser.feed(first)
+                parser.feed(b"\xbf" + body if len(first) == 2 else b"\xbb\xbf" + body)

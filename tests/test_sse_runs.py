@@ -1,9 +1,12 @@
 """Runs of whole events (``lesson_lib.sse_runs``): found only when they are exactly what they claim.
 
 ``find_event_run`` is a speed path: it must either return ``None`` or describe the text exactly. The
-near-miss texts below are the ones its line-ending count has to catch; the properties check, for texts
-made mostly of runs with random faults in them, that a run always rebuilds the text it came from, and
-that the parser with the path forced on gives the whole-input reference's events in every chunking.
+near-miss texts below are the ones its split cannot see and its check for a line ending inside a value
+has to catch (a fault between two events of the run: no run; a fault before the first or after the last:
+a run of the events between, the fault left to the field loop); heartbeats stay in a run only when asked
+for. The properties check, for texts made mostly of runs with random faults and heartbeats in them, that
+a run always rebuilds the text it came from, in the shapes it claims, and that the parser with the path
+forced on gives the whole-input reference's events in every chunking.
 """
 
 from __future__ import annotations
@@ -27,13 +30,32 @@ def rebuild(run: EventRun) -> str:
     types = run.types or [None] * len(run.datas)
     ids = run.ids or [None] * len(run.datas)
     assert run.types is None or run.ids is None  # one shape per run
+    comments = run.heartbeats or [None] * len(run.datas)
     events = "".join(
-        (f"event: {kind}\n" if kind is not None else "")
+        (f"{comment}\n\n" if comment is not None else "")
+        + (f"event: {kind}\n" if kind is not None else "")
         + (f"id: {event_id}\n" if event_id is not None else "")
         + f"data: {data}\n\n"
-        for kind, event_id, data in zip(types, ids, run.datas, strict=True)
+        for comment, kind, event_id, data in zip(comments, types, ids, run.datas, strict=True)
     )
     return "\n".join(run.lines_before) + "\n" + events + run.after
+
+
+def lines_of(run: EventRun) -> int:
+    """How many lines the run's events and heartbeats are made of, counted from what it holds."""
+    per_event = 2 if run.types is None and run.ids is None else 3
+    return per_event * len(run.datas) + 2 * sum(c is not None for c in run.heartbeats or ())
+
+
+def assert_exact(run: EventRun, text: str) -> None:
+    """What a run found must be exactly the text, in the shapes it claims (see find_event_run)."""
+    assert rebuild(run) == text
+    assert run.lines_in_run == lines_of(run)
+    assert all("\n" not in value for value in (*run.datas, *(run.types or ()), *(run.ids or ())))
+    assert "" not in (run.types or ["message"]) and "\x00" not in "".join(run.ids or ())
+    comments = [line for line in run.heartbeats or () if line is not None]
+    assert all(line.startswith(":") and "\n" not in line for line in comments)
+    assert run.lines_before[-1] == ""
 
 
 def test_a_run_of_data_events_in_mixed_scripts():
@@ -69,6 +91,27 @@ def test_a_run_of_events_with_ids():
     assert rebuild(run) == text
 
 
+def test_heartbeats_stay_in_a_run_only_when_asked_for():
+    text = "rt\n\n: open\n\ndata: 你好\n\n: ping\n\ndata: é🙂\n\n:\n\ndata: x\n\n: tail\n\nda"
+    assert find_event_run(text) is None
+    run = find_event_run(text, heartbeats=True)
+    assert run is not None
+    assert run.lines_before == ["rt", ""]
+    assert list(run.datas) == ["你好", "é🙂", "x"]
+    assert run.heartbeats == [": open", ": ping", ":"]
+    assert run.lines_in_run == 12 and run.after == ": tail\n\nda"
+    assert_exact(run, text)
+    with_ids = "\n\nid: 1\ndata: a\n\n: ping\n\nid: 2\ndata: b\n\n: 好\n\nid: 3\ndata: c"
+    run = find_event_run(with_ids, heartbeats=True)
+    assert run is not None and run.ids == ["1", "2"] and run.heartbeats == [None, ": ping"]
+    assert run.after == ": 好\n\nid: 3\ndata: c"
+    assert_exact(run, with_ids)
+    typed = "\n\n:\n\nevent: a\ndata: 1\n\n:\n\nevent: b\ndata: 2\n\n"
+    run = find_event_run(typed, heartbeats=True)
+    assert run is not None and run.types == ["a", "b"] and run.heartbeats == [":", ":"]
+    assert_exact(run, typed)
+
+
 def test_the_text_after_a_run_may_start_an_event_of_the_same_shape():
     # The last blank line is followed by "data: ", so the split also cuts there.
     text = "\n\ndata: é\n\ndata: 🙂\n\ndata: unfinished"
@@ -83,29 +126,74 @@ NEAR_MISSES = {
     "no blank line": "data: a\ndata: b",
     "one blank line only": "data: a\n\ndata: b\n",
     "two data lines in one event": "x\n\ndata: a\ndata: b\n\n",
-    "an id line in a data run": "x\n\ndata: a\n\nid: 7\ndata: b\n\n",
     "an id with U+0000": "x\n\nid: 7\x00\ndata: a\n\n",
-    "an id run, then a data event": "x\n\nid: 7\ndata: a\n\ndata: b\n\n",
-    "an id line without data": "x\n\nid: 7\n\nid: 8\ndata: a\n\n",
     "id, two data lines": "x\n\nid: 7\ndata: a\ndata: b\n\n",
-    "an id run with a typed event": "x\n\nid: 7\ndata: a\n\nevent: t\ndata: b\n\n",
     "a comment": "x\n\ndata: a\n: ping\n\n",
-    "two blank lines between events": "x\n\ndata: a\n\n\ndata: b\n\n",
     "data without the space": "x\n\ndata:a\n\n",
-    "a second event of the other shape": "x\n\ndata: a\n\nevent: t\ndata: b\n\n",
-    "typed, then data only": "x\n\nevent: t\ndata: a\n\ndata: b\n\n",
-    "an event line without data": "x\n\nevent: t\n\nevent: u\ndata: a\n\n",
-    # Counts of "\ndata: " and of event starts are right here, but they are in the wrong places:
-    "typed, two data lines, then a lone event line": "x\n\nevent: T\ndata: X\ndata: Y\n\nevent: U\n\n",
-    "typed, data before the type": "x\n\ndata: X\nevent: T\n\n",
     "an empty event type": "x\n\nevent: \ndata: a\n\n",
     "an unknown field": "x\n\nretry: 10\n\n",
 }
 
 
 @pytest.mark.parametrize("name", NEAR_MISSES)
-def test_near_misses_are_left_to_the_field_loop(name):
-    assert find_event_run(NEAR_MISSES[name]) is None
+@pytest.mark.parametrize("heartbeats", [False, True])
+def test_near_misses_are_left_to_the_field_loop(name, heartbeats):
+    assert find_event_run(NEAR_MISSES[name], heartbeats) is None
+
+
+#: Something that is not an event of the run's shape, then an event of it: inside a run, so no run.
+FAULTS_INSIDE = {
+    "an id line in a data run": "x\n\ndata: a\n\nid: 7\ndata: b\n\ndata: c\n\n",
+    "an id run, then a data event": "x\n\nid: 7\ndata: a\n\ndata: b\n\nid: 8\ndata: c\n\n",
+    "an id line without data": "x\n\nid: 6\ndata: a\n\nid: 7\n\nid: 8\ndata: b\n\n",
+    "an id run with a typed event": "x\n\nid: 7\ndata: a\n\nevent: t\ndata: b\n\nid: 8\ndata: c\n\n",
+    "two blank lines between events": "x\n\ndata: a\n\n\ndata: b\n\n",
+    "a second event of the other shape": "x\n\ndata: a\n\nevent: t\ndata: b\n\ndata: c\n\n",
+    "typed, then data only": "x\n\nevent: t\ndata: a\n\ndata: b\n\nevent: u\ndata: c\n\n",
+    "an event line without data": "x\n\nevent: s\ndata: a\n\nevent: t\n\nevent: u\ndata: b\n\n",
+    "typed, two data lines, then a lone event line": "x\n\nevent: T\ndata: X\ndata: Y\n\nevent: U\n\n",
+    "typed, data before the type": "x\n\ndata: X\nevent: T\n\ndata: Y\n\n",
+    "an empty type inside": "x\n\nevent: s\ndata: a\n\nevent: \ndata: b\n\nevent: u\ndata: c\n\n",
+    "an id with U+0000 inside": "x\n\nid: 6\ndata: a\n\nid: 7\x00\ndata: b\n\nid: 8\ndata: c\n\n",
+    "two comment lines": "x\n\ndata: a\n\n: one\n: two\n\ndata: b\n\n",
+    "a comment without its blank line": "x\n\ndata: a\n\n: one\ndata: b\n\ndata: c\n\n",
+    "a blank line, then a comment, twice": "x\n\ndata: a\n\n: one\n\n: two\n\ndata: b\n\n",
+}
+
+
+@pytest.mark.parametrize("name", FAULTS_INSIDE)
+@pytest.mark.parametrize("heartbeats", [False, True])
+def test_a_fault_between_two_events_of_the_shape_means_no_run(name, heartbeats):
+    assert find_event_run(FAULTS_INSIDE[name], heartbeats) is None
+
+
+#: A fault before the first event of the shape, or after the last whole one: the run is the events
+#: between; the fault goes to the field loop with ``lines_before`` or ``after``.
+FAULTS_OUTSIDE = {
+    "an id line without data, first": ("x\n\nid: 7\n\nid: 8\ndata: a\n\n", ["x", "", "id: 7", ""], ""),
+    "a data event after an id run": ("x\n\nid: 7\ndata: a\n\ndata: b\n\n", ["x", ""], "data: b\n\n"),
+    "an id line after a data run": ("x\n\ndata: a\n\nid: 7\ndata: b\n\n", ["x", ""], "id: 7\ndata: b\n\n"),
+    "a typed event after a data run": ("x\n\ndata: a\n\nevent: t\ndata: b", ["x", ""], "event: t\ndata: b"),
+    "an empty type first": (
+        "x\n\nevent: \ndata: a\n\nevent: t\ndata: b\n\n",
+        ["x", "", "event: ", "data: a", ""],
+        "",
+    ),
+    "the last event has two data lines": (
+        "\n\ndata: a\n\ndata: b\ndata: c\n\n",
+        ["", ""],
+        "data: b\ndata: c\n\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", FAULTS_OUTSIDE)
+def test_a_fault_outside_the_events_of_the_shape_is_left_to_the_field_loop(name):
+    text, before, after = FAULTS_OUTSIDE[name]
+    run = find_event_run(text)
+    assert run is not None and len(run.datas) == 1
+    assert (run.lines_before, run.after) == (before, after)
+    assert_exact(run, text)
 
 
 # -- properties ---------------------------------------------------------------------------------------
@@ -127,6 +215,8 @@ def run_texts(draw: st.DrawFn) -> str:
             lines.append(first + draw(values))
         lines.append("data: " + draw(values))
         lines.append("")
+        if draw(st.integers(0, 4)) == 0:  # a heartbeat: a comment line, then a blank line
+            lines += [draw(st.sampled_from([": ping", ":", ": 你好 🙂", ":data: x"])), ""]
         if draw(st.integers(0, 5)) == 0:
             lines.insert(draw(st.integers(0, len(lines))), draw(faults))
     head = draw(st.lists(st.sampled_from(["", "data: 你", "event: é", "🙂", ": x"]), max_size=3))
@@ -135,13 +225,12 @@ def run_texts(draw: st.DrawFn) -> str:
 
 
 @settings(deadline=None)
-@given(run_texts())
-def test_a_run_found_rebuilds_its_text_exactly(text):
-    run = find_event_run(text)
+@given(run_texts(), st.booleans())
+def test_a_run_found_rebuilds_its_text_exactly(text, heartbeats):
+    run = find_event_run(text, heartbeats)
     if run is not None:
-        assert rebuild(run) == text
-        assert "" not in (run.types or ["message"])
-        assert all("\n" not in value for value in (*run.datas, *(run.types or ())))
+        assert_exact(run, text)
+        assert heartbeats or run.heartbeats is None
 
 
 @settings(deadline=None)
@@ -157,7 +246,7 @@ def test_text_of_one_shape_is_always_found(datas, first):
 @settings(deadline=None)
 @given(st.data(), run_texts(), st.booleans(), st.booleans())
 def test_the_parser_with_runs_forced_on_matches_the_reference(data, text, crlf, comments):
-    # The first read always goes through the layers; the path is tried from the second one on.
+    # The first read is a comment, so that heartbeats are looked for from the second one on.
     body = b": first read\n" + (text.replace("\n", "\r\n") if crlf else text).encode()
     pieces = [body[:14], *data.draw(partitions(body[14:]))]
     with patch.object(sse, "_RUN_MIN_CHARS", 0):
@@ -191,8 +280,8 @@ def test_large_reads_take_the_run_path_and_give_the_reference_events():
     body = "".join(event.format(word) for word in ["你好", "café", "🙂", "Ångström"] * 3000).encode()
     found = []
 
-    def spy(text: str) -> EventRun | None:
-        run = find_event_run(text)
+    def spy(text: str, heartbeats: bool = False) -> EventRun | None:
+        run = find_event_run(text, heartbeats)
         found.append(run is not None)
         return run
 
