@@ -103,7 +103,8 @@ def test_right_answers_and_stubs_in_chinese(zh):
     assert result.message.startswith("通过了一次读完整个流、")
     assert "种两段切分、单字节读取、20 种固定种子的随机划分" in result.message
     assert check_bug("decode", stubs["decode_reads"]).message == (
-        "还没有作答：decode_reads() 仍然抛出 NotImplementedError。用你的代码替换掉那行 raise，再运行这个单元格。"
+        "还没有作答：decode_reads() 仍然抛出 NotImplementedError。"
+        "用你的代码替换掉那行 raise，再运行这个单元格。"
     )
     not_a_function = "请传入函数本身 decode_reads，而不是 'decode_reads'。"
     assert check_bug("decode", "decode_reads").message == not_a_function
