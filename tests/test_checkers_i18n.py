@@ -100,19 +100,20 @@ def test_right_answers_and_stubs_in_chinese(zh):
     solved, stubs = namespace("bug_hunt.ipynb"), namespace("bug_hunt.ipynb", solution=False)
     result = check_bug("decode", solved["decode_reads"])
     assert result.correct
-    assert result.message.startswith("通过了整个流一次读完、")
-    assert "种两段切分、每次读 1 个字节、20 种带种子的随机切分" in result.message
+    assert result.message.startswith("通过了一次读完整个流、")
+    assert "种两段切分、单字节读取、20 种固定种子的随机划分" in result.message
     assert check_bug("decode", stubs["decode_reads"]).message == (
-        "还没有作答：decode_reads() 仍然抛出 NotImplementedError。把你的代码写在那里，再运行这个单元格。"
+        "还没有作答：decode_reads() 仍然抛出 NotImplementedError。"
+        "用你的代码替换掉那行 raise，再运行这个单元格。"
     )
     not_a_function = "请传入函数本身 decode_reads，而不是 'decode_reads'。"
     assert check_bug("decode", "decode_reads").message == not_a_function
     cut = check_cuts("event", namespace("adversarial_cuts.ipynb")["event_cuts"])
     assert cut.correct and "（位于同一事件的两行之间）时，这个朴素的客户端给出 '你好，🙂'" in cut.message
-    stub = "还没有作答：把你的切点偏移写在 ... 的位置（只能切 1 刀）。"
+    stub = "还没有作答：把 ... 替换成你的切点偏移（恰好切 1 刀）。"
     assert check_cuts("character", ...).message == stub
     assert check_pipeline(GoodSplitter, GoodAssembler).message.startswith(
-        "你的分行器和组装器接在 lesson_lib 的解码器之后"
+        "把你的分行器和组装器接在 lesson_lib 的解码器后面"
     )
 
 
@@ -132,7 +133,7 @@ def test_show_challenge_in_chinese(zh):
     with contextlib.redirect_stdout(shown):
         show_challenge("character")
     lines = shown.getvalue().splitlines()
-    assert lines[0] == "让逐次读取各自解码的解码器把文本弄坏。规则：只能切 1 刀。"
+    assert lines[0] == "让逐块解码的解码器把文本弄坏。规则：恰好切 1 刀。"
     assert lines[1] == "在偏移 n 处切一刀，第一次读取就到偏移 n - 1 处的字节为止。"
     assert "  字节 11-11  ' '    20" in lines
     assert "  字节 12-14  '日'    e6 97 a5" in lines
@@ -199,7 +200,7 @@ def test_the_timing_tag_and_not_streaming_in_chinese(zh):
     holding = dict((m.__name__, m) for m, _ in WRONG_SPLITTERS)["splitter_holding_a_cr_back"]()
     message = check_line_splitter(holding).message
     assert "是从对 close() 的调用里出来的，而不是从第 1 次 feed() 调用里。" in message
-    assert "。提示：每一行都必须从补全它行尾的那次 feed() 里出来。" in message
+    assert "。提示：每一行都必须从让它的行结束符完整到达的那次 feed() 里出来。" in message
     collecting = check_line_splitter(SplitterCollectingEverything).message
     assert collecting.startswith("不是流式处理：每次只读 1 个字符时，")
 

@@ -163,10 +163,11 @@ def test_without_a_cjk_font_chinese_labels_become_code_points_not_tofu(name, chi
 
 def test_the_chinese_labels_say_what_the_english_ones_say(chinese):
     texts = {t.get_text() for t in _texts(viz.draw_boundaries())}
-    assert {"分块 chunk", "字符", "行", "事件", "值", "业务完成", "到达的是什么"} <= texts
+    names = {"分块（chunk）", "字符", "行", "事件", "值", "业务完成"}
+    assert names | {"到达的内容", "跨读取保留的状态"} <= texts
     strip = {t.get_text() for t in _texts(viz.draw_byte_strip("café", [4], corrupting=[4]))}
-    assert "5 字节 · 在 4 处切分 -> 2 次读取（灰条）；其中 1 刀落在字符内部" in strip
-    assert any("▲ 有 1 个单刀切分位置会破坏逐块解码" in t for t in strip)
+    assert "5 字节 · 在 4 处切分 -> 2 次读取（灰条）；其中 1 个切点落在字符内部" in strip
+    assert any("▲ 1 处只切一刀就会破坏逐块解码" in t for t in strip)
     layers = {t.get_text() for t in _texts(viz.draw_layers(viz.sse_layer_rows(STREAM, [3])))}
     assert {"读取（字节）", "暂存的字节", "未完成的行", "目前的事件", "已派发"} <= layers
     assert (
@@ -180,8 +181,8 @@ def test_the_chinese_labels_say_what_the_english_ones_say(chinese):
         "字节",
         "事件（含心跳）",
         "业务进展",
-        "响应体开始后的秒数",
-        " progress_timeout=0.35 s 已用完",
+        "响应体开始到达后的秒数",
+        " progress_timeout=0.35 s 已到期",
     } <= timeline
 
 
@@ -202,26 +203,26 @@ def test_the_outcome_map_keeps_every_chinese_text_inside_the_picture(chinese):
 def test_cut_explorer_speaks_chinese_in_its_repr_labels_and_html(chinese):
     explorer = CutExplorer("你好🙂", cuts=[4])
     expected = (
-        "CutExplorer：'你好🙂'（10 字节），在 4 处切分 -> 逐块 replace 解码 '你\\ufffd\\ufffd\\ufffd🙂'"
-        "（3 个 U+FFFD，第一处差异在第 1 个字符）；增量解码 '你好🙂'"
+        "CutExplorer: '你好🙂'（10 字节），在 4 处切分 -> 逐块 replace 解码 '你\\ufffd\\ufffd\\ufffd🙂'"
+        "（3 个 U+FFFD，第一处差异在字符下标 1 处）；增量解码 '你好🙂'"
     )
     assert repr(explorer) == expected
     assert explorer._repr_mimebundle_()["text/plain"] == expected  # what a static reader sees
     assert "把字节切成多次读取" in explorer.title.value
     assert explorer.sweep_button.description == "逐一尝试每个切分"
     assert explorer.controls.add_button.description == "添加切分"
-    assert "第一处差异在第 1 个字符（已标出）" in explorer.comparison.value
+    assert "第一处差异在字符下标 1 处（已标出）" in explorer.comparison.value
     assert "代码：<code>cuts=[4]</code>" in explorer.comparison.value
     explorer.sweep()
     assert explorer.sweep_result.value.startswith(
-        "9 个单刀切分位置中，有 7 个会破坏逐块解码（图中的 ▲）：1, 2, 4, 5, 7, 8, 9"
+        "在 9 个切点位置中，只切一刀就会破坏逐块解码的有 7 个（图中的 ▲）：1, 2, 4, 5, 7, 8, 9"
     )
-    assert repr(explorer).endswith("；有 7 个单刀切分位置会破坏 replace 解码")
+    assert repr(explorer).endswith("；有 7 个切点位置只切一刀就会破坏 replace 解码")
 
 
 def test_a_repr_follows_the_language_of_the_moment_it_is_shown(chinese):
     explorer = CutExplorer("你好🙂", cuts=[4])
-    assert repr(explorer).startswith("CutExplorer：'你好🙂'（10 字节）")
+    assert repr(explorer).startswith("CutExplorer: '你好🙂'（10 字节）")
     lesson_lib.set_language("en")
     assert repr(explorer).startswith("CutExplorer: '你好🙂' (10 bytes) cut at 4 -> replace decode")
 
@@ -229,23 +230,23 @@ def test_a_repr_follows_the_language_of_the_moment_it_is_shown(chinese):
 def test_the_reads_explorers_speak_chinese(chinese):
     inspector = LayerInspector(STREAM, cuts=[3, 9, 15], step=2)
     assert repr(inspector) == (
-        "LayerInspector：50 字节，在 3,9,15 处切分 -> 4 次读取，派发了 2 个事件；第 2 次读取后（共 4 次）："
+        "LayerInspector: 50 字节，在 3,9,15 处切分 -> 4 次读取，派发了 2 个事件；第 2 次读取后（共 4 次）："
         "暂存字节 无，未完成的行 'data: 你'，目前的事件 —，本次读取派发 —"
     )
     assert "逐次读取，看每一层" in inspector.title.value
     assert "<th" in inspector.table.value and "暂存的字节" in inspector.table.value
     assert "然后 close()：流在一行的中间结束；尚未完成的部分被丢弃" in inspector.table.value
-    assert inspector.step_slider.description == "读取次数"
+    assert inspector.step_slider.description == "已读取次数"
     events = EventExplorer("data: 你好\n\nid: 9\ndata: x\n\n")
     assert repr(events) == (
-        "EventExplorer：29 字节，在 13,14,20,28 处切分 -> 5 次读取，派发了 2 个事件；"
+        "EventExplorer: 29 字节，在 13,14,20,28 处切分 -> 5 次读取，派发了 2 个事件；"
         "第 5 次读取后（共 5 次）：目前的事件 —，本次读取派发 message: 'x'，最后事件 ID 为 '9'"
     )
     assert "空行触发派发" in events.title.value
     lines = LineExplorer("a\rb\r\nc", cuts=[2])
     assert repr(lines) == (
-        "LineExplorer：'a\\rb\\r\\nc'（6 字节），在 2 处切分 -> 2 次读取，2 行；第 2 次读取后（共 2 次）："
-        "未完成的行 'c'，after CR 否，已完成的行 'b'"
+        "LineExplorer: 'a\\rb\\r\\nc'（6 字节），在 2 处切分 -> 2 次读取，2 行；第 2 次读取后（共 2 次）："
+        "未完成的行 'c'，after_cr 否，已完成的行 'b'"
     )
     broken = LayerInspector(b"data: \xff\n\n", cuts=[3])
     assert "，错误：" in repr(broken)  # the message itself is the parser's (English, as exceptions are)
@@ -255,18 +256,18 @@ def test_completion_explorer_speaks_chinese(chinese):
     explorer = CompletionExplorer("openai-chat/completed", cutoff=100, map_outcomes=True)
     text = repr(explorer)
     assert text.startswith(
-        "CompletionExplorer：openai-chat/completed（openai-chat，5032 字节）在第 100 字节后截断"
+        "CompletionExplorer: openai-chat/completed（openai-chat，5032 字节）只取前 100 字节"
     )
     assert "所有截断点上：truncated（断在业务完成之前）：18 个" in text
-    assert explorer.map_button.description == "画出每个截断点"
-    assert explorer.range_picker.options[1][0] == "第 2/95 个：截断点 1-320：truncated（断在行中间）"
+    assert explorer.map_button.description == "画出所有截断点的结果"
+    assert explorer.range_picker.options[1][0] == "区间 2/95：截断点 1-320，truncated（断在行中间）"
     assert "这条 openai-chat 流被截断了：断在一行的中间" in explorer.summary.value
     assert "目前的文本：" in explorer.summary.value
 
 
 def test_the_hidden_end_note_is_chinese(chinese):
     explorer = CompletionExplorer("gemini/completed_stop_every_chunk", cutoff=1369)
-    assert "但它的结尾无法验证：同样的信号早在更早的一个事件上就出现过" in explorer.summary.value
+    assert "但它的结尾无法验证：同样的信号在更早的某个事件里就已出现过" in explorer.summary.value
     explorer.cutoff = 671  # the first chunk, whole: the bytes of a one-chunk answer
     note = "但这份抓包样本后面还有 4095 字节（文本还多 42 个字符）：consume 只看到这些字节，"
     assert note in repr(explorer)
@@ -358,8 +359,8 @@ def test_describe_in_chinese_names_the_clock_its_limit_and_the_read_that_ended(c
     result = consume(failing(), "openai-chat", clock=clock, idle_timeout=1.0)
     assert result.outcome is Outcome.TIMED_OUT
     assert result.describe().startswith(
-        "这条 openai-chat 流超时：idle_timeout=1 s 已用完：这么长时间里一个字节也没有收到"
-        "（这次读取以 TimeoutError 结束）"
+        "这条 openai-chat 流超时：idle_timeout=1 s 已到期：这么长时间里一个字节也没有收到"
+        "（这次读取因 TimeoutError 而结束）"
     )
     # the error's message stays English, as an exception's does, in every language
     assert result.error.message == (

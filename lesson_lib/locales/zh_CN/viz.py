@@ -2,7 +2,7 @@
 
 STRINGS = {
     # 课程地图（viz/course_map.py）
-    "viz.course_map.chunk.name": "分块 chunk",
+    "viz.course_map.chunk.name": "分块（chunk）",
     "viz.course_map.chunk.arrives": "一次网络读取：\n若干字节",
     "viz.course_map.chunk.state": "无\n（由传输层决定）",
     "viz.course_map.character.name": "字符",
@@ -15,13 +15,13 @@ STRINGS = {
     "viz.course_map.event.arrives": "一个 SSE 事件，\n一个 NDJSON 值",
     "viz.course_map.event.state": "事件目前已收到的字段",
     "viz.course_map.value.name": "值",
-    "viz.course_map.value.arrives": "一个已关闭的\n工具调用的参数",
+    "viz.course_map.value.arrives": "工具调用的参数\n（调用已关闭）",
     "viz.course_map.value.state": "每个未关闭调用\n目前的文本",
     "viz.course_map.completion.name": "业务完成",
     "viz.course_map.completion.arrives": "服务端自己发出的\n“完成”",
     "viz.course_map.completion.state": "最后一个已确认的\n业务阶段",
-    "viz.course_map.what_arrives": "到达的是什么",
-    "viz.course_map.state_carried": "从一次读取带到下一次读取的状态",
+    "viz.course_map.what_arrives": "到达的内容",
+    "viz.course_map.state_carried": "跨读取保留的状态",
     # 逐次读取看每一层（viz/layers.py）
     "viz.layers.title": "每次读取之后各层的状态（共 {reads} 次读取）",
     "viz.layers.column.read": "读取（字节）",
@@ -33,10 +33,10 @@ STRINGS = {
     "viz.layers.fields_pending": "已有字段（尚无 data）",
     "viz.layers.last_event_id": "，最后事件 ID 为 {last}",
     # 字节条（viz/strip.py）
-    "viz.strip.legend.cells": "深色格：字符的首字节 · 浅色格：后续字节 · 红色：无效字节",
-    "viz.strip.legend.cuts": "蓝色切分：落在字符之间 · 橙色切分：落在字符内部",
-    "viz.strip.legend.cuts_and_sweep": "{cuts} · ▲ 有 {corrupting} 个单刀切分位置会破坏逐块解码",
-    "viz.strip.header.cut": "{bytes} 字节 · 在 {cuts} 处切分 -> {reads} 次读取（灰条）；其中 {inside} 刀落在字符内部",
+    "viz.strip.legend.cells": "深色格：字符的首字节 · 浅色格：后续字节 · 红色：非法字节",
+    "viz.strip.legend.cuts": "蓝色切点：在字符之间 · 橙色切点：在字符内部",
+    "viz.strip.legend.cuts_and_sweep": "{cuts} · ▲ {corrupting} 处只切一刀就会破坏逐块解码",
+    "viz.strip.header.cut": "{bytes} 字节 · 在 {cuts} 处切分 -> {reads} 次读取（灰条）；其中 {inside} 个切点落在字符内部",
     "viz.strip.header.uncut": "{bytes} 字节 · 没有切分：整个流在一次读取中到达",
     # 判定结果在图和控件里的写法（viz/outcome_map.py: outcome_text）
     "viz.outcome.completed": "completed（已完成）",
@@ -66,8 +66,8 @@ STRINGS = {
     "viz.timeline.lane.byte": "字节",
     "viz.timeline.lane.event": "事件（含心跳）",
     "viz.timeline.lane.progress": "业务进展",
-    "viz.timeline.xlabel": "响应体开始后的秒数",
-    "viz.timeline.ran_out": " {clock}={limit} s 已用完",
+    "viz.timeline.xlabel": "响应体开始到达后的秒数",
+    "viz.timeline.ran_out": " {clock}={limit} s 已到期",
     # 字节轴上的工具调用（viz/values_map.py）
     "viz.values_map.cutoff": "截断点 {cutoff}",
 }

@@ -22,42 +22,34 @@ STRINGS = {
     "widgets.yes": "是",
     "widgets.no": "否",
     "widgets.capture": "抓包样本",
-    "widgets.cutoff_slider": "截断位置（字节）",
+    "widgets.cutoff_slider": "截断点（字节）",
     "widgets.part_separator": "；",
     "widgets.list_separator": "，",
     # 切分控制
     "widgets.cut_controls.add": "添加切分",
     "widgets.cut_controls.add_tooltip": "把最长的一次读取切成两半",
     "widgets.cut_controls.code": "代码",
-    "widgets.cut_controls.code_tooltip": "用 Python 写的切分位置；修改后按回车",
+    "widgets.cut_controls.code_tooltip": "以 Python 代码表示的切点；修改后按回车",
     "widgets.cut_controls.slider": "切分位置（字节）",
     "widgets.cut_controls.remove": "删除切分",
     # CutExplorer
-    "widgets.cut_explorer.title": (
-        "<b>把字节切成多次读取。</b>拖动切分线；橙色的切分落在某个字符内部。"
-        "左边：每次读取单独解码；右边：整个流共用一个增量解码器。"
-    ),
+    "widgets.cut_explorer.title": "<b>把字节切成多次读取。</b>拖动切点；橙色的切点落在某个字符内部。左边：每次读取单独解码；右边：整个流共用一个增量解码器。",
     "widgets.cut_explorer.sweep": "逐一尝试每个切分",
-    "widgets.cut_explorer.sweep_tooltip": "标出每个会破坏逐块解码的单刀切分位置",
-    "widgets.cut_explorer.identical": "完全相同：没有切分落在字符内部",
-    "widgets.cut_explorer.differs": "第一处差异在第 {index} 个字符（已标出）",
+    "widgets.cut_explorer.sweep_tooltip": "标出所有只切一刀就会破坏逐块解码的切点位置",
+    "widgets.cut_explorer.identical": "完全相同：没有切点落在字符内部",
+    "widgets.cut_explorer.differs": "第一处差异在字符下标 {index} 处（已标出）",
     "widgets.cut_explorer.head_replace": "每次读取单独解码（errors=&quot;replace&quot;）",
     "widgets.cut_explorer.head_incremental": "一个增量解码器",
     "widgets.cut_explorer.replacements": "{n} 个 U+FFFD",
     "widgets.cut_explorer.reads": "{verdict}；{reads} 次读取：[{pieces}]",
-    "widgets.cut_explorer.sweep_none": "{total} 个单刀切分位置中，有 {corrupting} 个会破坏逐块解码",
-    "widgets.cut_explorer.sweep_marked": (
-        "{total} 个单刀切分位置中，有 {corrupting} 个会破坏逐块解码（图中的 ▲）：{shown}"
-    ),
+    "widgets.cut_explorer.sweep_none": "在 {total} 个切点位置中，只切一刀就会破坏逐块解码的有 {corrupting} 个",
+    "widgets.cut_explorer.sweep_marked": "在 {total} 个切点位置中，只切一刀就会破坏逐块解码的有 {corrupting} 个（图中的 ▲）：{shown}",
     "widgets.cut_explorer.repr_identical": "{n} 个 U+FFFD，两者相同",
-    "widgets.cut_explorer.repr_differs": "{n} 个 U+FFFD，第一处差异在第 {index} 个字符",
-    "widgets.cut_explorer.repr": (
-        "CutExplorer：{source}（{size}），{where} -> 逐块 replace 解码 {replaced}（{diff}）；"
-        "增量解码 {incremental}"
-    ),
-    "widgets.cut_explorer.repr_sweep": "；有 {corrupting} 个单刀切分位置会破坏 replace 解码",
+    "widgets.cut_explorer.repr_differs": "{n} 个 U+FFFD，第一处差异在字符下标 {index} 处",
+    "widgets.cut_explorer.repr": "CutExplorer: {source}（{size}），{where} -> 逐块 replace 解码 {replaced}（{diff}）；增量解码 {incremental}",
+    "widgets.cut_explorer.repr_sweep": "；有 {corrupting} 个切点位置只切一刀就会破坏 replace 解码",
     # 逐次读取的探索控件
-    "widgets.reads.step": "读取次数",
+    "widgets.reads.step": "已读取次数",
     "widgets.reads.step_text": "第 {step} 次读取后（共 {reads} 次）",
     "widgets.reads.then_close": "然后 close()：{what}",
     "widgets.reads.close.not_reached": "没有执行到：某次读取已经失败",
@@ -74,26 +66,18 @@ STRINGS = {
     "widgets.layer_inspector.state": (
         "暂存字节 {held}，未完成的行 {line}{cr}，目前的事件 {event}，本次读取派发 {dispatched}{last_id}"
     ),
-    "widgets.layer_inspector.repr": (
-        "LayerInspector：{bytes} 字节，{where} -> {reads}，派发了 {events}；{step}：{state}"
-    ),
+    "widgets.layer_inspector.repr": "LayerInspector: {bytes} 字节，{where} -> {reads}，派发了 {events}；{step}：{state}",
     "widgets.event_explorer.intro": (
         "<b>字段陆续到达，空行触发派发。</b>每一行是一次读取；事件的字段不断累积，"
         "直到一个空行结束这个事件，这时它才被派发。"
     ),
-    "widgets.event_explorer.repr": (
-        "EventExplorer：{bytes} 字节，{where} -> {reads}，派发了 {events}；{step}：目前的事件 {event}，"
-        "本次读取派发 {dispatched}{last_id}"
-    ),
+    "widgets.event_explorer.repr": "EventExplorer: {bytes} 字节，{where} -> {reads}，派发了 {events}；{step}：目前的事件 {event}，本次读取派发 {dispatched}{last_id}",
     "widgets.line_explorer.intro": (
         "<b>跨读取的行结束符。</b>CR、LF 和 CRLF 各自结束一行。当一次读取以 CR 结尾时，"
         "分行器会记住它（<code>after_cr</code>）：下一次读取开头的 LF 属于同一个行结束符，"
         "不会多出一个空行。"
     ),
-    "widgets.line_explorer.repr": (
-        "LineExplorer：{text}（{size}），{where} -> {reads}，{lines}；{step}：未完成的行 {line}，"
-        "after CR {after_cr}，已完成的行 {done}"
-    ),
+    "widgets.line_explorer.repr": "LineExplorer: {text}（{size}），{where} -> {reads}，{lines}；{step}：未完成的行 {line}，after_cr {after_cr}，已完成的行 {done}",
     # CompletionExplorer
     "widgets.cutoffs.one": "截断点 {start}",
     "widgets.cutoffs.range": "截断点 {start}-{last}",
@@ -101,13 +85,13 @@ STRINGS = {
         "<b>流停在了哪里？</b>移动截断点：响应体就在那里结束，就像连接断了一样。"
         "只有服务端自己的终止信号加上正常的结尾，才能说明回答是完整的。"
     ),
-    "widgets.completion_explorer.map": "画出每个截断点",
+    "widgets.completion_explorer.map": "画出所有截断点的结果",
     "widgets.completion_explorer.map_tooltip": "响应体在每个字节之后停止时的判定结果",
     "widgets.completion_explorer.range": "区间",
     "widgets.completion_explorer.previous": "上一个区间",
     "widgets.completion_explorer.next": "下一个区间",
     "widgets.completion_explorer.map_title": "{capture}：响应体在每个字节之后停止时的判定结果",
-    "widgets.completion_explorer.range_option": "第 {number}/{ranges} 个：{cutoffs}：{label}",
+    "widgets.completion_explorer.range_option": "区间 {number}/{ranges}：{cutoffs}，{label}",
     "widgets.completion_explorer.more_text": "文本还多 {characters}",
     "widgets.completion_explorer.no_more_text": "文本没有再增加",
     "widgets.completion_explorer.hidden_end": (
@@ -120,19 +104,12 @@ STRINGS = {
     ),
     "widgets.completion_explorer.note_sentence": "{note}。",
     "widgets.completion_explorer.text_so_far": "目前的文本：{text}",
-    "widgets.completion_explorer.repr": (
-        "CompletionExplorer：{capture}（{contract}，{bytes} 字节）在第 {cutoff} 字节后截断 -> 判定结果 "
-        "{outcome}，end_verified {end_verified}，truncated_at {truncated_at}，finish_reason {finish_reason}；"
-        "文本 {text}"
-    ),
+    "widgets.completion_explorer.repr": "CompletionExplorer: {capture}（{contract}，{bytes} 字节）只取前 {cutoff} 字节 -> 判定结果 {outcome}，end_verified {end_verified}，truncated_at {truncated_at}，finish_reason {finish_reason}；文本 {text}",
     "widgets.completion_explorer.repr_note": "；{note}",
     "widgets.completion_explorer.repr_map": "；所有截断点上：{counts}",
     "widgets.completion_explorer.map_count": "{label}：{n} 个",
     # ValueExplorer
-    "widgets.value_explorer.title": (
-        "<b>工具调用什么时候才算一个值？</b>移动截断点：参数文本一个片段一个片段地变长，"
-        "但只有服务端关闭调用，它才是完整的。暂定解析只是为了显示而做的猜测。"
-    ),
+    "widgets.value_explorer.title": "<b>工具调用什么时候才算一个值？</b>移动截断点：参数文本一个片段一个片段地变长，但只有服务端关闭调用，它才是完整的。暂定解析只是供显示用的猜测。",
     "widgets.value_explorer.call": "调用",
     "widgets.value_explorer.no_call": "没有工具调用",
     "widgets.value_explorer.track_call": "调用 {number}：{name}",
@@ -155,13 +132,10 @@ STRINGS = {
     "widgets.value_explorer.naive_head": "<b>对每个片段单独调用 json.loads</b>（朴素的逐事件解析）：",
     "widgets.value_explorer.no_fragment": "还没有片段",
     "widgets.value_explorer.naive_ok": "成功：{value}",
-    "widgets.value_explorer.naive_fails": "失败：{error}（第 {position} 个字符）",
-    "widgets.value_explorer.reasoning_head": "<b>推理内容</b>（永远不是回答）：",
+    "widgets.value_explorer.naive_fails": "失败：{error}（字符位置 {position}）",
+    "widgets.value_explorer.reasoning_head": "<b>推理内容</b>（不属于回答）：",
     "widgets.value_explorer.text_head": "<b>回答文本</b>：",
-    "widgets.value_explorer.repr": (
-        "ValueExplorer：{capture}（{contract}，{bytes} 字节）在第 {cutoff} 字节后截断 -> 判定结果 {outcome}，"
-        "truncated_at {truncated_at}"
-    ),
+    "widgets.value_explorer.repr": "ValueExplorer: {capture}（{contract}，{bytes} 字节）只取前 {cutoff} 字节 -> 判定结果 {outcome}，truncated_at {truncated_at}",
     "widgets.value_explorer.repr_call": (
         "调用 {number} {name}：已到 {arrived}/{total} 个片段，arguments_text {text}；{status}；"
         "arguments {arguments}"
