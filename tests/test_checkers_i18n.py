@@ -42,12 +42,6 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 ENGLISH_PROSE = ("Hint:", "not attempted", "passed ", "your function", "your code", "the truth", " with ")
 
 
-@pytest.fixture
-def zh():
-    before = i18n.get_language()
-    lesson_lib.set_language("zh-CN")
-    yield
-    lesson_lib.set_language(before)
 
 
 def english_runs(message: str) -> list[str]:
@@ -152,11 +146,6 @@ def test_the_language_is_read_when_the_check_runs(restore_language):
     assert english != chinese and "Hint:" in english and "提示：" in chinese
 
 
-@pytest.fixture
-def restore_language():
-    before = i18n.get_language()
-    yield
-    i18n.set_language(before)
 
 
 # -- decisions that once read English words now read tags: the same hint in both languages --------------

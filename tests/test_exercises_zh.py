@@ -23,14 +23,6 @@ from lesson_lib.i18n import get_language, set_language
 from .test_exercises import ANSWERS
 
 
-@pytest.fixture
-def zh():
-    before = get_language()
-    set_language("zh-CN")
-    yield
-    set_language(before)
-
-
 def _all_questions():
     _load_all()
     return sorted(QUESTIONS)

@@ -42,11 +42,6 @@ def requested_keys() -> tuple[set[str], set[str]]:
     return exact, prefixes
 
 
-@pytest.fixture
-def restore_language():
-    before = i18n.get_language()
-    yield
-    i18n.set_language(before)
 
 
 def test_every_language_has_the_same_keys_and_fields():

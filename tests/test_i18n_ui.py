@@ -35,23 +35,8 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 DATA_CJK = "你好第二行挂起"  # the Chinese in the pictures' own data and titles below
 
 
-@pytest.fixture
-def chinese():
-    """The current language is zh-CN for the test, and English again afterwards whatever happens."""
-    before = lesson_lib.get_language()
-    lesson_lib.set_language("zh-CN")
-    yield
-    lesson_lib.set_language(before)
 
 
-@pytest.fixture
-def dejavu_only(monkeypatch):
-    """Pretend DejaVu Sans is the only font installed (a machine without fonts-noto-cjk)."""
-    viz._reset_font_caches()
-    monkeypatch.setattr(glyphs, "_candidate_families", lambda: (viz.SANS,))
-    yield
-    monkeypatch.undo()
-    viz._reset_font_caches()
 
 
 def noto_installed() -> bool:

@@ -21,14 +21,6 @@ MIXED = "café 你好🙂 第二行 👩‍💻 ok"
 STREAM = "data: 你好🙂\r\n\r\ndata: 第二行\n\n".encode()
 
 
-@pytest.fixture
-def dejavu_only(monkeypatch):
-    """Pretend DejaVu Sans is the only font installed (as on a machine without fonts-noto-cjk)."""
-    viz._reset_font_caches()
-    monkeypatch.setattr(glyphs, "_candidate_families", lambda: (viz.SANS,))
-    yield
-    monkeypatch.undo()
-    viz._reset_font_caches()
 
 
 def _missing_glyph_warnings(records) -> list[str]:
