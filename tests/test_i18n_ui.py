@@ -151,7 +151,7 @@ def test_the_chinese_labels_say_what_the_english_ones_say(chinese):
     names = {"分块（chunk）", "字符", "行", "事件", "值", "业务完成"}
     assert names | {"到达的内容", "跨读取保留的状态"} <= texts
     strip = {t.get_text() for t in _texts(viz.draw_byte_strip("café", [4], corrupting=[4]))}
-    assert "5 字节 · 在 4 处切分 -> 2 次读取（灰条）；其中 1 个切点落在字符内部" in strip
+    assert "5 字节 · 在偏移 4 处切开 -> 2 次读取（灰条）；其中 1 个切点落在字符内部" in strip
     assert any("▲ 1 处只切一刀就会破坏逐块解码" in t for t in strip)
     layers = {t.get_text() for t in _texts(viz.draw_layers(viz.sse_layer_rows(STREAM, [3])))}
     assert {"读取（字节）", "暂存的字节", "未完成的行", "目前的事件", "已派发"} <= layers
@@ -188,7 +188,7 @@ def test_the_outcome_map_keeps_every_chinese_text_inside_the_picture(chinese):
 def test_cut_explorer_speaks_chinese_in_its_repr_labels_and_html(chinese):
     explorer = CutExplorer("你好🙂", cuts=[4])
     expected = (
-        "CutExplorer: '你好🙂'（10 字节），在 4 处切分 -> 逐块 replace 解码 '你\\ufffd\\ufffd\\ufffd🙂'"
+        "CutExplorer: '你好🙂'（10 字节），在偏移 4 处切开 -> 逐块 replace 解码 '你\\ufffd\\ufffd\\ufffd🙂'"
         "（3 个 U+FFFD，第一处差异在字符下标 1 处）；增量解码 '你好🙂'"
     )
     assert repr(explorer) == expected
@@ -215,7 +215,7 @@ def test_a_repr_follows_the_language_of_the_moment_it_is_shown(chinese):
 def test_the_reads_explorers_speak_chinese(chinese):
     inspector = LayerInspector(STREAM, cuts=[3, 9, 15], step=2)
     assert repr(inspector) == (
-        "LayerInspector: 50 字节，在 3,9,15 处切分 -> 4 次读取，派发了 2 个事件；第 2 次读取后（共 4 次）："
+        "LayerInspector: 50 字节，在偏移 3,9,15 处切开 -> 4 次读取，派发了 2 个事件；第 2 次读取后（共 4 次）："
         "暂存字节 无，未完成的行 'data: 你'，目前的事件 —，本次读取派发 —"
     )
     assert "逐次读取，看每一层" in inspector.title.value
@@ -224,13 +224,13 @@ def test_the_reads_explorers_speak_chinese(chinese):
     assert inspector.step_slider.description == "已读取次数"
     events = EventExplorer("data: 你好\n\nid: 9\ndata: x\n\n")
     assert repr(events) == (
-        "EventExplorer: 29 字节，在 13,14,20,28 处切分 -> 5 次读取，派发了 2 个事件；"
+        "EventExplorer: 29 字节，在偏移 13,14,20,28 处切开 -> 5 次读取，派发了 2 个事件；"
         "第 5 次读取后（共 5 次）：目前的事件 —，本次读取派发 message: 'x'，最后事件 ID 为 '9'"
     )
     assert "空行触发派发" in events.title.value
     lines = LineExplorer("a\rb\r\nc", cuts=[2])
     assert repr(lines) == (
-        "LineExplorer: 'a\\rb\\r\\nc'（6 字节），在 2 处切分 -> 2 次读取，2 行；第 2 次读取后（共 2 次）："
+        "LineExplorer: 'a\\rb\\r\\nc'（6 字节），在偏移 2 处切开 -> 2 次读取，2 行；第 2 次读取后（共 2 次）："
         "未完成的行 'c'，after_cr 否，已完成的行 'b'"
     )
     broken = LayerInspector(b"data: \xff\n\n", cuts=[3])

@@ -36,7 +36,7 @@ STRINGS = {
     "viz.strip.legend.cells": "深色格：字符的首字节 · 浅色格：后续字节 · 红色：非法字节",
     "viz.strip.legend.cuts": "蓝色切点：在字符之间 · 橙色切点：在字符内部",
     "viz.strip.legend.cuts_and_sweep": "{cuts} · ▲ {corrupting} 处只切一刀就会破坏逐块解码",
-    "viz.strip.header.cut": "{bytes} 字节 · 在 {cuts} 处切分 -> {reads} 次读取（灰条）；其中 {inside} 个切点落在字符内部",
+    "viz.strip.header.cut": "{bytes} 字节 · 在偏移 {cuts} 处切开 -> {reads} 次读取（灰条）；其中 {inside} 个切点落在字符内部",
     "viz.strip.header.uncut": "{bytes} 字节 · 没有切分：整个流在一次读取中到达",
     # 判定结果在图和控件里的写法（viz/outcome_map.py: outcome_text）
     "viz.outcome.completed": "completed（已完成）",

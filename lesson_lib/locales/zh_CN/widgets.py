@@ -16,7 +16,7 @@ STRINGS = {
     "widgets.count.more_byte.one": "{n} 字节",
     "widgets.count.more_byte.other": "{n} 字节",
     "widgets.code": "代码：<code>{code}</code>",
-    "widgets.where.cut": "在 {cuts} 处切分",
+    "widgets.where.cut": "在偏移 {cuts} 处切开",
     "widgets.where.uncut": "未切分",
     "widgets.none": "无",
     "widgets.yes": "是",
