@@ -215,7 +215,8 @@ def test_a_repr_follows_the_language_of_the_moment_it_is_shown(chinese):
 def test_the_reads_explorers_speak_chinese(chinese):
     inspector = LayerInspector(STREAM, cuts=[3, 9, 15], step=2)
     assert repr(inspector) == (
-        "LayerInspector: 50 字节，在偏移 3,9,15 处切开 -> 4 次读取，派发了 2 个事件；第 2 次读取后（共 4 次）："
+        "LayerInspector: 50 字节，在偏移 3,9,15 处切开 -> 4 次读取，派发了 2 个事件；"
+        "第 2 次读取后（共 4 次）："
         "暂存字节 无，未完成的行 'data: 你'，目前的事件 —，本次读取派发 —"
     )
     assert "逐次读取，看每一层" in inspector.title.value
@@ -230,7 +231,8 @@ def test_the_reads_explorers_speak_chinese(chinese):
     assert "空行触发派发" in events.title.value
     lines = LineExplorer("a\rb\r\nc", cuts=[2])
     assert repr(lines) == (
-        "LineExplorer: 'a\\rb\\r\\nc'（6 字节），在偏移 2 处切开 -> 2 次读取，2 行；第 2 次读取后（共 2 次）："
+        "LineExplorer: 'a\\rb\\r\\nc'（6 字节），在偏移 2 处切开 -> 2 次读取，2 行；"
+        "第 2 次读取后（共 2 次）："
         "未完成的行 'c'，after_cr 否，已完成的行 'b'"
     )
     broken = LayerInspector(b"data: \xff\n\n", cuts=[3])
