@@ -65,20 +65,79 @@ def check_options(
         raise TypeError(f"last_event_id must be a str, got {type(last_event_id).__name__}")
 
 
-def parser_snapshot(parser: Any) -> dict[str, object]:
-    """Every layer's pending state of an SSE parser, read through its public views only, for inspectors
-    and logs: counts and the pending units themselves. Both parsers' ``snapshot()`` return this."""
-    return {
-        "bytes_in": parser.bytes_in,
-        "held_bytes": parser.held_bytes,
-        "pending_line": parser.pending_line,
-        "after_cr": parser.after_cr,
-        "lines": parser.lines_in,
-        "pending_data": parser.pending_data,
-        "pending_event_type": parser.pending_event_type,
-        "pending_id": parser.pending_id,
-        "has_pending_event": parser.has_pending_event,
-        "events": parser.events_out,
-        "last_event_id": parser.last_event_id,
-        "retry": parser.retry,
-    }
+class ParserViews:
+    """The public views both SSE parsers read the same way from the spec's buffers.
+
+    ``ReferenceSSEParser`` and ``SSEParser`` inherit them, so they cannot differ; each parser sets the
+    attributes read here (``_errors``, ``_last_event_id``, ``_retry``, ``_data_chars``, ``_id_buffer``,
+    ``_fields_pending``, ``_events_out``, ``_ended_mid``) and adds the views of its own layers (bytes in, the
+    held bytes, the unfinished line, ...).
+    """
+
+    _errors: str
+    _last_event_id: str
+    _retry: int | None
+    _data_chars: int
+    _id_buffer: str
+    _fields_pending: bool
+    _events_out: int
+    _ended_mid: str | None
+
+    @property
+    def errors(self) -> str:
+        return self._errors
+
+    @property
+    def last_event_id(self) -> str:
+        """The spec's "last event ID string": what a reconnecting client sends as ``Last-Event-ID``."""
+        return self._last_event_id
+
+    @property
+    def retry(self) -> int | None:
+        """The reconnection time in milliseconds from the last valid ``retry`` field, or ``None``."""
+        return self._retry
+
+    @property
+    def pending_event_chars(self) -> int:
+        """Event layer: characters in the pending event's data (what ``max_event_chars`` bounds)."""
+        return max(self._data_chars - 1, 0)
+
+    @property
+    def pending_id(self) -> str:
+        """Event layer: the last event ID buffer (becomes :attr:`last_event_id` at the next dispatch)."""
+        return self._id_buffer
+
+    @property
+    def has_pending_event(self) -> bool:
+        """Event layer: a field line arrived since the last blank line (the event is not finished)."""
+        return self._fields_pending
+
+    @property
+    def events_out(self) -> int:
+        """How many events have been dispatched."""
+        return self._events_out
+
+    @property
+    def ended_mid(self) -> str | None:
+        """After ``close()``: ``"character"``, ``"line"`` or ``"event"`` if the stream ended inside one
+        (the innermost unfinished unit), ``None`` if it ended at an event boundary."""
+        return self._ended_mid
+
+    def snapshot(self) -> dict[str, object]:
+        """Every layer's pending state, read through the public views only, for inspectors and logs:
+        counts and the pending units themselves."""
+        parser: Any = self  # the layer views (bytes_in, held_bytes, ...) are each parser's own
+        return {
+            "bytes_in": parser.bytes_in,
+            "held_bytes": parser.held_bytes,
+            "pending_line": parser.pending_line,
+            "after_cr": parser.after_cr,
+            "lines": parser.lines_in,
+            "pending_data": parser.pending_data,
+            "pending_event_type": parser.pending_event_type,
+            "pending_id": parser.pending_id,
+            "has_pending_event": parser.has_pending_event,
+            "events": parser.events_out,
+            "last_event_id": parser.last_event_id,
+            "retry": parser.retry,
+        }

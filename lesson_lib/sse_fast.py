@@ -52,7 +52,7 @@ from .decoding import (
 )
 from .errors import BoundaryError, LimitExceededError, ParserStateError, StreamDecodeError
 from .lines import DEFAULT_MAX_LINE_CHARS, LineSplitter
-from .sse_common import DEFAULT_MAX_EVENT_CHARS, Comment, Event, check_options, parser_snapshot, retry_ms
+from .sse_common import DEFAULT_MAX_EVENT_CHARS, Comment, Event, ParserViews, check_options, retry_ms
 from .sse_runs import EventRun, find_event_run
 
 # A frozen dataclass's generated __init__ goes through object.__setattr__ once per field; setting the
@@ -75,7 +75,7 @@ _RUN_MIN_CHARS = 4096
 _RAW_MAX_BYTES = 4096
 
 
-class FastSSEParser:
+class FastSSEParser(ParserViews):
     """Sans-IO Server-Sent Events parser: ``feed(bytes)`` and ``close()``, no I/O, no threads.
 
     ``errors="strict"`` (default): invalid UTF-8 raises :class:`StreamDecodeError` (a
@@ -160,19 +160,6 @@ class FastSSEParser:
         self._text_byte_base = 0
 
     # -- public state ----------------------------------------------------------------------------------
-    @property
-    def errors(self) -> str:
-        return self._errors
-
-    @property
-    def last_event_id(self) -> str:
-        """The spec's "last event ID string": what a reconnecting client sends as ``Last-Event-ID``."""
-        return self._last_event_id
-
-    @property
-    def retry(self) -> int | None:
-        """The reconnection time in milliseconds from the last valid ``retry`` field, or ``None``."""
-        return self._retry
 
     @property
     def bytes_in(self) -> int:
@@ -201,11 +188,6 @@ class FastSSEParser:
         so this is the number of characters, or slightly more while multi-byte characters wait."""
         return self._pending + len(self._held) + len(self._raw)
 
-    @property
-    def pending_event_chars(self) -> int:
-        """Event layer: characters in the pending event's data (what ``max_event_chars`` bounds)."""
-        return max(self._data_chars - 1, 0)
-
     def pending_sizes(self) -> tuple[int, int, int, bool]:
         """Every layer's pending size at once, in constant time, for per-read statistics: (held bytes,
         unfinished line as in :attr:`pending_line_chars`, pending event data, inside an event)."""
@@ -233,33 +215,8 @@ class FastSSEParser:
         return replace_escapes(self._event_type) if self._replace else self._event_type
 
     @property
-    def pending_id(self) -> str:
-        """Event layer: the last event ID buffer (becomes :attr:`last_event_id` at the next dispatch)."""
-        return self._id_buffer
-
-    @property
-    def has_pending_event(self) -> bool:
-        """Event layer: a field line arrived since the last blank line (the event is not finished)."""
-        return self._fields_pending
-
-    @property
     def lines_in(self) -> int:
         return self._lines_out
-
-    @property
-    def events_out(self) -> int:
-        """How many events have been dispatched."""
-        return self._events_out
-
-    @property
-    def ended_mid(self) -> str | None:
-        """After ``close()``: ``"character"``, ``"line"`` or ``"event"`` if the stream ended inside one
-        (the innermost unfinished unit), ``None`` if it ended at an event boundary."""
-        return self._ended_mid
-
-    def snapshot(self) -> dict[str, object]:
-        """Every layer's pending state, for inspectors and logs: counts and the pending units themselves."""
-        return parser_snapshot(self)
 
     # -- the two verbs ---------------------------------------------------------------------------------
     def feed(self, chunk: bytes) -> list[Event | Comment]:

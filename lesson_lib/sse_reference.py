@@ -20,10 +20,10 @@ from __future__ import annotations
 from .decoding import IncrementalUTF8Decoder, as_bytes, replace_escapes, utf8_length
 from .errors import LimitExceededError, ParserStateError, StreamDecodeError
 from .lines import DEFAULT_MAX_LINE_CHARS, LineSplitter
-from .sse_common import DEFAULT_MAX_EVENT_CHARS, Comment, Event, check_options, parser_snapshot, retry_ms
+from .sse_common import DEFAULT_MAX_EVENT_CHARS, Comment, Event, ParserViews, check_options, retry_ms
 
 
-class ReferenceSSEParser:
+class ReferenceSSEParser(ParserViews):
     """Sans-IO Server-Sent Events parser, the reference: the same API and behaviour as ``SSEParser``.
 
     ``errors="strict"``: invalid UTF-8 raises :class:`StreamDecodeError` naming the byte offset;
@@ -193,20 +193,6 @@ class ReferenceSSEParser:
         raise error
 
     @property
-    def errors(self) -> str:
-        return self._errors
-
-    @property
-    def last_event_id(self) -> str:
-        """The spec's "last event ID string": what a reconnecting client sends as ``Last-Event-ID``."""
-        return self._last_event_id
-
-    @property
-    def retry(self) -> int | None:
-        """The reconnection time in milliseconds from the last valid ``retry`` field, or ``None``."""
-        return self._retry
-
-    @property
     def bytes_in(self) -> int:
         return self._decoder.bytes_in
 
@@ -221,10 +207,6 @@ class ReferenceSSEParser:
     @property
     def pending_line_chars(self) -> int:
         return self._lines.pending_chars + len(self._decoder.held_bytes)
-
-    @property
-    def pending_event_chars(self) -> int:
-        return max(self._data_chars - 1, 0)
 
     def pending_sizes(self) -> tuple[int, int, int, bool]:
         """(held bytes, unfinished line, pending event data, inside an event), as ``SSEParser``'s."""
@@ -243,26 +225,5 @@ class ReferenceSSEParser:
         return self._visible(self._event_type)
 
     @property
-    def pending_id(self) -> str:
-        return self._id_buffer
-
-    @property
-    def has_pending_event(self) -> bool:
-        return self._fields_pending
-
-    @property
     def lines_in(self) -> int:
         return self._lines.lines_out
-
-    @property
-    def events_out(self) -> int:
-        return self._events_out
-
-    @property
-    def ended_mid(self) -> str | None:
-        """After ``close()``: "character", "line" or "event" if the stream ended inside one, else None."""
-        return self._ended_mid
-
-    def snapshot(self) -> dict[str, object]:
-        """Every layer's pending state, for inspectors and logs."""
-        return parser_snapshot(self)
