@@ -393,11 +393,6 @@ class RelayReply:
     read_sizes: list[int]
     ended: str  # "end of body" or the name of what cut the relay's own response
 
-    @property
-    def text_events(self) -> list[str]:
-        """Each relayed event's data, in order (the outcome event excluded)."""
-        return [event.data for event in self.events]
-
     def result(self, contract: str) -> StreamResult:
         """What a client that knows the service's contract concludes from the relayed events alone."""
         framing = get_contract(contract).framing
