@@ -198,14 +198,16 @@ class LineSplitter:
         return dropped
 
     def line_end_char(self, index_in_last_feed: int) -> int:
-        """Absolute character index just past the ending of the ``index``-th line the last feed returned.
+        """Absolute character index just past the character that ended the ``index``-th line the last feed
+        returned: its LF or its CR; the CR of a CRLF, which ends the line whichever read brings the LF, so
+        the index is the same for every chunking of the same text.
 
         For error reports only: it re-scans the last piece, so it costs nothing on the normal path.
         """
         pattern = _ANY_ENDING if self._endings == "any" else re.compile(r"\n")
         for number, match in enumerate(pattern.finditer(self._last_text)):
             if number == index_in_last_feed:
-                return self._last_text_start + match.end()
+                return self._last_text_start + match.start() + 1
         raise IndexError(index_in_last_feed)
 
     # -- internals ----------------------------------------------------------------------------------

@@ -244,6 +244,19 @@ def test_event_limit_names_the_end_of_the_line_that_crossed_it(Parser):
         assert info.value.line_index == 1
 
 
+def test_event_limit_at_a_crlf_names_its_cr_in_every_chunking(Parser):
+    # The line is complete at its CR: the offset must not depend on whether the LF came in the same read
+    # (found by the fuzzer: one whole read said 1 byte more than a cut between the CR and the LF).
+    body = "data: 你好\r\ndata: 第二行\r\ndata: more\r\n\r\n".encode()
+    for name, pieces in all_chunkings(body, seeds=0):
+        parser = Parser(max_event_chars=5)
+        with pytest.raises(LimitExceededError) as info:
+            for piece in pieces:
+                parser.feed(piece)
+        assert info.value.offset == len("data: 你好\r\ndata: 第二行\r".encode()), name
+        assert info.value.line_index == 1
+
+
 def test_events_before_an_error_are_the_same_in_every_chunking(Parser):
     body = "data: 一\n\ndata: 二\n\n".encode() + b"data: x" * 3 + b"\n\ndata: \xff\n\n"
     cases = [
