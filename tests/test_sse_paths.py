@@ -218,6 +218,32 @@ def test_heartbeats_ids_and_crlf_in_large_reads_agree_on_every_path():
                 assert_all_agree(all_paths(body, chunks, comments=comments), SAME_CHUNKS)
 
 
+#: Small bodies where a CR or an LF stands alone next to CRLF endings, each cut every way: a small read
+#: that looks like a CRLF data line and its blank line takes a shortcut (``FastSSEParser._feed_lines``)
+#: that must not swallow a CR inside the line or the unfinished one.
+MIXED_ENDINGS = [
+    "data: a\rb\r\n\r\ndata: c\r\n\r\n",
+    "data: 你\rb\r\n\r\ndata: c\r\n\r\n",
+    "data: a\r\n\r\ndata: b\rc\r\n\r\n",
+    "data: a\r\n\rdata: b\r\n\r\n",
+    "data: a\n\r\ndata: b\r\n\r\n",
+    "\r\n\r\ndata: é🙂\r\n\r\n",
+]
+
+
+@pytest.mark.parametrize("text", MIXED_ENDINGS)
+def test_a_cr_alone_beside_crlf_endings_agrees_on_every_path_in_every_chunking(text):
+    body = text.encode()
+    for _, chunks in all_chunkings(body, seeds=3):
+        assert_all_agree(all_paths(body, chunks), SAME_CHUNKS)
+
+
+def test_a_cr_inside_a_crlf_data_line_ends_the_line():
+    parser = SSEParser()
+    events = parser.feed(b"data: a\rb\r\n\r\n")  # lines: "data: a", "b" (a field, ignored), ""
+    assert [event.data for event in events] == ["a"]
+
+
 _BOM = b"\xef\xbb\xbf"
 _STARTS = [b"", _BOM, _BOM + _BOM, _BOM[:2], _BOM[:1], "！é".encode(), "！".encode()[:2]]
 
