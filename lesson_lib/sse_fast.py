@@ -307,7 +307,7 @@ class FastSSEParser(ParserViews):
         else:
             data = chunk
         if not self._parts and not self._data and not self._after_cr and len(data) < _RUN_MIN_CHARS:
-            out = self._feed_data_event(data, held)
+            out = self._feed_data_event(data)
             if out is not None:
                 return out
         try:
@@ -448,7 +448,7 @@ class FastSSEParser(ParserViews):
                 return []
         return self._process(pieces, len(pieces))
 
-    def _feed_data_event(self, data: bytearray | bytes, held: bytes) -> list[Event | Comment] | None:
+    def _feed_data_event(self, data: bytearray | bytes) -> list[Event | Comment] | None:
         """The most common small read that ends lines, found in its bytes: the rest of a data line (all of
         its bytes undecoded until now), the blank line, then the start of the next line, and no other line
         ending. The value is decoded once, from its bytes, straight into the event; the start of the next
@@ -470,8 +470,8 @@ class FastSSEParser(ParserViews):
         if len(value) + 6 > self._line_cap or len(value) >= self._event_cap or len(rest) > self._line_cap:
             return None
         ending = len(data) - len(line) - len(rest)  # 2 or 4 bytes, one character each
-        self._bytes_in += len(data) - len(held) - len(rest)
-        self._held = b""
+        # No bytes of a cut character were held: they would start the line, which starts "data: ".
+        self._bytes_in += len(data) - len(rest)
         raw = self._raw
         raw.clear()
         raw += rest

@@ -94,4 +94,11 @@ def where(exc: BoundaryError | None) -> tuple[object, ...] | None:
     """Everything an error says about its place, for comparing errors across chunkings."""
     if exc is None:
         return None
-    return (type(exc).__name__, exc.offset, exc.line_index, exc.event_index, getattr(exc, "unit", None))
+    return (
+        type(exc).__name__,
+        exc.offset,
+        exc.line_index,
+        exc.event_index,
+        getattr(exc, "unit", None),
+        getattr(exc, "char_index", None),
+    )

@@ -238,6 +238,21 @@ def test_a_cr_alone_beside_crlf_endings_agrees_on_every_path_in_every_chunking(t
         assert_all_agree(all_paths(body, chunks), SAME_CHUNKS)
 
 
+@pytest.mark.parametrize("ending", ["\n", "\r\n"])
+def test_limits_after_data_events_read_whole_agree_on_every_path(ending):
+    """Reads that each end a data line and its blank line (``FastSSEParser._feed_data_event``), then a line
+    and an event past their limits: the same errors, offsets and character indexes on every path."""
+    events = "".join(f"data: {word}{ending}{ending}" for word in ["你好", "é", "🙂", "ok"])
+    for tail, limits in (
+        (f"data: {'x' * 30}{ending}{ending}", {"max_line_chars": 20}),
+        (f"data: {'x' * 9}{ending}{ending}", {"max_event_chars": 8}),
+        (f"data: {'x' * 8}{ending}{ending}", {"max_event_chars": 8}),  # exactly at the bound: no error
+    ):
+        body = (events + tail).encode()
+        for _, chunks in all_chunkings(body, seeds=3):
+            assert_all_agree(all_paths(body, chunks, **limits), SAME_CHUNKS)
+
+
 def test_a_cr_inside_a_crlf_data_line_ends_the_line():
     parser = SSEParser()
     events = parser.feed(b"data: a\rb\r\n\r\n")  # lines: "data: a", "b" (a field, ignored), ""
