@@ -228,6 +228,8 @@ MIXED_ENDINGS = [
     "data: a\r\n\rdata: b\r\n\r\n",
     "data: a\n\r\ndata: b\r\n\r\n",
     "\r\n\r\ndata: é🙂\r\n\r\n",
+    "data: a\r\rdata: 你好\r\rdata: b\r\r",  # CR endings alone, a non-ASCII line after each blank one
+    "data: a\n\ndata: 你好\n\ndata: b\r\n\r\n",
 ]
 
 
