@@ -24,7 +24,9 @@ pay (``benchmarks/README.md``):
   ``id:`` then ``data:``) are split out in C loops (:mod:`lesson_lib.sse_runs`, one split per read; its
   docstring gives what each of its steps was measured to save) rather than line by line; CRLF endings
   are made LF first, and heartbeat comments between events stay in a run (when comments are not
-  reported) once the stream has sent one;
+  reported) once the stream has sent one, or when a read holds one and no run without them (the read that
+  brought the first heartbeats went to the field loop: 1.05-1.07x on the heartbeat stream in 64 KiB
+  reads);
 * whether a large read holds a CR is asked of its bytes, a byte per character, not of its text, four per
   character once an emoji is in it (and asked once, not twice): about 90 ns less per event in 64 KiB
   reads;
@@ -37,11 +39,15 @@ pay (``benchmarks/README.md``):
 * a read that ends one data line and then the blank line dispatches its event without the field loop;
 * in small reads of one-line events (OpenAI, Gemini), the read that ends an event leaves the next data
   line's start undecoded, and the read that ends that line is split in its bytes at the blank line: the
-  value is decoded once, straight into the event (:meth:`FastSSEParser._feed_data_event`).
+  value is decoded once, straight into the event (:meth:`FastSSEParser._feed_data_event`);
+* in the smallest reads (up to 16 bytes), the read that ends an event leaves the next line's start
+  undecoded whatever it is, and a read that ends an ``id:`` or ``event:`` line so begun sets the field
+  from the line's bytes (:meth:`FastSSEParser._feed_field_line`): 1.10-1.14x on Anthropic's stream and
+  1.03x on the id stream in 7-byte reads, the same within noise in 1-byte reads.
 
-Measured together, the last three against the parser without them, in 64-byte reads (interleaved CPU-time
-medians): 1.15-1.25x on the Gemini stream, 1.05-1.1x on OpenAI's, the same within noise on Anthropic's,
-the id and the heartbeat streams, and in 7-byte and 1 KiB reads.
+Measured together, the three before the last against the parser without them, in 64-byte reads
+(interleaved CPU-time medians): 1.15-1.25x on the Gemini stream, 1.05-1.1x on OpenAI's, the same within
+noise on Anthropic's, the id and the heartbeat streams, and in 7-byte and 1 KiB reads.
 
 It uses the decoder and the line splitter only through their public methods.
 """
@@ -82,6 +88,12 @@ _RUN_MIN_CHARS = 4096
 #: which :meth:`FastSSEParser._feed_data_event` takes in bytes; larger reads end several events (asking
 #: costs about 0.7 ns per byte: 1.12x slower in 1 KiB reads when every read was asked).
 _DATA_EVENT_MAX_READ = 256
+#: Reads of at most this many bytes may end an ``id:`` or ``event:`` line that
+#: :meth:`FastSSEParser._feed_field_line` takes in bytes, and leave whatever line starts after a blank
+#: line undecoded (measured in 7-byte reads: 1.10-1.14x on Anthropic's stream, 1.03x on the id stream;
+#: larger reads hold more than one line ending more often than not).
+_FIELD_LINE_MAX_READ = 16
+_FIELD_STARTS = (b"id: ", b"event: ")
 #: At most this many bytes wait undecoded: past it they are decoded and added to the unfinished line, as
 #: the layers do. A long line (a tool call's 200 KiB of arguments) is then decoded in pieces of about
 #: this size, not all at once when it ends (measured: 1.5x faster at 64 KiB reads of 200 KiB events; the
@@ -320,17 +332,19 @@ class FastSSEParser(ParserViews):
             data = raw + chunk
         else:
             data = chunk
-        if (
-            not self._parts
-            and len(chunk) <= _DATA_EVENT_MAX_READ
-            and data.startswith(b"data: ")
-            and chunk.count(10) == 2  # (the earlier reads had no line ending)
-            and len(data) < _RUN_MIN_CHARS
-            and not self._data
-        ):
-            out = self._feed_data_event(data)
-            if out is not None:
-                return out
+        if not self._parts and len(chunk) <= _DATA_EVENT_MAX_READ:  # the line's start waits undecoded
+            # (The earlier reads had no line ending: the read's LFs are all of them.)
+            if data.startswith(b"data: "):
+                if chunk.count(10) == 2 and len(data) < _RUN_MIN_CHARS and not self._data:
+                    out = self._feed_data_event(data)
+                    if out is not None:
+                        return out
+            elif (
+                len(chunk) <= _FIELD_LINE_MAX_READ and chunk.count(10) == 1 and data.startswith(_FIELD_STARTS)
+            ):
+                out = self._feed_field_line(data)
+                if out is not None:
+                    return out
         try:
             text, consumed = utf_8_decode(data, "strict", False)
         except UnicodeDecodeError:
@@ -384,9 +398,16 @@ class FastSSEParser(ParserViews):
         if pieces is None:
             if large:
                 # Heartbeats (a comment line between two events) do nothing to the events or the state:
-                # without comments to report, they may stay inside a run. They are looked for only once
-                # the stream has sent a comment: the search costs more than a plain split.
-                run = find_event_run(body, self._comment_seen and not self._comments)
+                # without comments to report, they may stay inside a run. They are looked for once the
+                # stream has sent a comment (the search costs more than a plain split), or when this read
+                # has one and no run without (the read that brings the first heartbeats would otherwise go
+                # to the field loop: about a tenth of a heartbeat stream's time in 64 KiB reads).
+                heartbeats = self._comment_seen and not self._comments
+                run = find_event_run(body, heartbeats)
+                if run is None and not heartbeats and not self._comments and "\n:" in body:
+                    run = find_event_run(body, True)
+                    if run is not None:
+                        self._comment_seen = True
             if run is None:
                 pieces = body.split("\n")
                 if len(pieces) == 1:  # only the LF of a CRLF whose CR ended the last read, then text
@@ -423,10 +444,18 @@ class FastSSEParser(ParserViews):
             value = pieces[0][6:]
         # The data line, then the blank line: the whole event, here (most reads that end lines).
         whole = value is not None and run is None and len(pieces) == 2 and not pieces[1] and not self._data
-        if not pieces[-1] and tail.startswith("data: ") and len(chunk) <= _DATA_EVENT_MAX_READ and not large:
-            # The start of the next data line waits undecoded, as a read without a line ending does, so
-            # that the read that ends it can take :meth:`_feed_data_event` (only after a blank line: where
-            # an event has more lines, Anthropic's and the id stream's, it cost 3-12% in 64-byte reads).
+        if (
+            not pieces[-1]
+            and not large
+            and (
+                len(chunk) <= _FIELD_LINE_MAX_READ
+                or (len(chunk) <= _DATA_EVENT_MAX_READ and tail.startswith("data: "))
+            )
+        ):
+            # The start of the next line waits undecoded, as a read without a line ending does, so that
+            # the read that ends it can take :meth:`_feed_data_event` or :meth:`_feed_field_line` (only
+            # after a blank line: after an ``event:`` or ``id:`` line, it cost 3-12% in 64-byte reads).
+            # In the smallest reads whatever the line is (it may yet become one of those, or be empty).
             # Where the last line ending ends: the tail's bytes come just before the held ones, one per
             # character if it is ASCII (a constant-time question); else, after the last CR or LF.
             cut = consumed - len(tail) if tail.isascii() else max(data.rfind(10), data.rfind(13)) + 1
@@ -531,6 +560,45 @@ class FastSSEParser(ParserViews):
         self._fields_pending = False
         self._events_out += 1
         return [event]
+
+    def _feed_field_line(self, data: bytearray | bytes) -> list[Event | Comment] | None:
+        """A small read that ends an ``id: `` or ``event: `` line whose bytes all waited undecoded (the
+        caller has seen that it is the read's only LF): the value is decoded from its bytes and the field
+        set, as the field loop would; the start of the next line stays undecoded, as a read without a line
+        ending does. In the smallest reads of the id and Anthropic streams, this is every other read
+        that ends a line.
+
+        Returns ``None``, having changed nothing, if a CR is in the read, the value is not valid UTF-8, or
+        a line might cross its limit: the general path (or the layers) then take it.
+        """
+        if 13 in data:
+            return None
+        ending = data.index(10)
+        rest = data[ending + 1 :]
+        if ending > self._line_cap or len(rest) > self._line_cap:  # (bytes: at least the characters)
+            return None
+        is_id = data.startswith(b"id: ")
+        try:
+            value = data[4 if is_id else 7 : ending].decode()
+        except UnicodeDecodeError:
+            return None
+        # No bytes of a cut character were held: they would start the line, which starts with its field.
+        self._bytes_in += ending + 1
+        raw = self._raw
+        raw.clear()
+        raw += rest
+        self._chars_in += (5 if is_id else 8) + len(value)
+        self._lines_out += 1
+        self._after_cr = False  # a CR that ended the last read ended its line: no LF came after it
+        room = self._line_cap  # nothing is decoded of the unfinished line: all of it waits in _raw
+        self._raw_room = room if room < _RAW_MAX_BYTES else _RAW_MAX_BYTES
+        if is_id:
+            if "\x00" not in value:  # the spec ignores an id with U+0000
+                self._id_buffer = value
+        else:
+            self._event_type = value
+        self._fields_pending = True
+        return []
 
     def _no_line_ends(self, data: bytearray | bytes, consumed: int, text: str, body: str) -> list | None:
         """The read brought the LF of a CRLF whose CR ended the last read, then text without a line ending:

@@ -26,7 +26,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lesson_lib import ReferenceSSEParser, SSEParser
+from lesson_lib import Event, ReferenceSSEParser, SSEParser
 from lesson_lib import sse_fast as sse
 from lesson_lib.captures import load, manifest
 from lesson_lib.errors import BoundaryError
@@ -89,9 +89,7 @@ def _state(parser) -> dict[str, object]:
     # one): between its characters and its bytes, and the same in both views.
     pending = parser.pending_line
     size_in_bytes = len(pending.encode("utf-8", "surrogatepass")) + held
-    snapshot["line size within bounds"] = (
-        len(pending) <= line == parser.pending_line_chars <= size_in_bytes
-    )
+    snapshot["line size within bounds"] = len(pending) <= line == parser.pending_line_chars <= size_in_bytes
     return snapshot
 
 
@@ -157,12 +155,14 @@ def fuzzed_bodies(draw: st.DrawFn) -> bytes:
     return body
 
 
-options = st.fixed_dictionaries({
-    "errors": st.sampled_from(["strict", "replace"]),
-    "comments": st.booleans(),
-    "max_line_chars": st.sampled_from([None, 4 * 1024 * 1024, 12, 40, 300, 3000]),
-    "max_event_chars": st.sampled_from([None, 16 * 1024 * 1024, 10, 64, 2000]),
-})
+options = st.fixed_dictionaries(
+    {
+        "errors": st.sampled_from(["strict", "replace"]),
+        "comments": st.booleans(),
+        "max_line_chars": st.sampled_from([None, 4 * 1024 * 1024, 12, 40, 300, 3000]),
+        "max_event_chars": st.sampled_from([None, 16 * 1024 * 1024, 10, 64, 2000]),
+    }
+)
 
 
 @settings(deadline=None, max_examples=300)
@@ -253,6 +253,48 @@ def test_limits_after_data_events_read_whole_agree_on_every_path(ending):
         body = (events + tail).encode()
         for _, chunks in all_chunkings(body, seeds=3):
             assert_all_agree(all_paths(body, chunks, **limits), SAME_CHUNKS)
+
+
+#: ``id:`` and ``event:`` lines in the smallest reads, whose bytes all waited undecoded: each is set from its
+#: bytes (``FastSSEParser._feed_field_line``). After a line ended by a CR alone (the LF that may follow
+#: it must not be waited for any more), at and one past the line limit, and before invalid UTF-8 (its
+#: character index counts the field lines' characters).
+FIELD_LINES = [
+    ("id: 1\nevent: 好\ndata: é🙂\n\nid: 2\ndata: x\n\n".encode(), {}),
+    (b"data: a\r\rid: 7\n\ndata: b\n\n", {}),
+    (b"data: a\r\revent: t\n\ndata: b\r\n\r\n", {}),
+    (b"id: 1\nevent: \xe4\xbd\xa0\ndata: a\n\nid: 22\ndata: \xff\n\n", {}),
+    (b"data: a\n\nid: 1\x002\ndata: b\n\n", {}),
+    (b"id: 1\r\nevent: t\r\ndata: b\r\n\r\nid: a\rb\nevent: u\rdata: c\n\n", {}),
+    ("id: 1\nevent: 好\ndata: ".encode() + b"x" * 20 + b"\n\n", {"max_line_chars": 12}),
+    (b"data: a\n\nid: " + b"x" * 8 + b"\ndata: b\n\n", {"max_line_chars": 12}),
+    (b"data: a\n\nid: " + b"x" * 9 + b"\ndata: b\n\n", {"max_line_chars": 12}),
+    (b"data: a\n\nevent: " + b"x" * 5 + b"\ndata: b\n\n", {"max_line_chars": 12}),
+    (b"data: a\n\nevent: " + b"x" * 6 + b"\ndata: b\n\n", {"max_line_chars": 12}),
+]
+
+
+@pytest.mark.parametrize(("body", "limits"), FIELD_LINES)
+def test_field_lines_in_the_smallest_reads_agree_on_every_path(body, limits):
+    chunkings = [chunks for _, chunks in all_chunkings(body, seeds=2)]
+    chunkings += [[body[i : i + size] for i in range(0, len(body), size)] for size in range(2, 18)]
+    for chunks in chunkings:
+        assert_all_agree(all_paths(body, chunks, **limits), SAME_CHUNKS)
+
+
+def test_the_read_that_brings_the_first_heartbeats_takes_the_run_path():
+    events = "".join(
+        f"data: {word}\n\n" + (": ping\n\n" if i % 5 == 4 else "") for i, word in enumerate(["é", "你"] * 400)
+    )
+    body = events.encode()
+    for comments, runs in ((False, 1), (True, 0)):  # comments to report must go through the field loop
+        parser = SSEParser(comments=comments)
+        with patch.object(
+            SSEParser, "_dispatch_run", autospec=True, side_effect=SSEParser._dispatch_run
+        ) as spy:
+            out = parser.feed(body)
+        assert spy.call_count == runs
+        assert [event.data for event in out if isinstance(event, Event)] == ["é", "你"] * 400
 
 
 def test_a_cr_inside_a_crlf_data_line_ends_the_line():
