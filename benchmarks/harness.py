@@ -171,3 +171,39 @@ def measure_interleaved(works: dict[str, Callable[[], object]], repeats: int = 5
         for name in names:
             runs[name].extend(measure(works[name], repeats=1).runs)
     return {name: Timing(tuple(times)) for name, times in runs.items()}
+
+
+@dataclass(frozen=True)
+class Bracketed:
+    """One round of :func:`measure_bracketed`: the base's runs, and each work's time and ratio."""
+
+    base_runs: tuple[float, ...]
+    times: dict[str, float]
+    ratios: dict[str, float]
+    """Each work's time / the mean of the base's two runs just before and just after it."""
+
+
+def measure_bracketed(
+    base: Callable[[], object], works: dict[str, Callable[[], object]], order: random.Random
+) -> Bracketed:
+    """One round: ``base``, then each work (in an order shuffled with ``order``) followed by ``base`` again.
+
+    Each work's ratio is taken to the base runs on either side of it, seconds apart, so a machine whose
+    speed drifts (this one is a shared virtual machine: the CPU time of the same work moves by tens of
+    percent within a minute) changes both sides of the ratio alike, and a steady drift cancels out. In
+    rounds of every work of every stream (:func:`measure_interleaved`), a work and the base could run a
+    minute apart: the same ratio then spread from 0.6 to 2.1 over five rounds, where bracketed it spreads
+    by about 0.2 (``benchmarks/README.md``).
+    """
+    names = list(works)
+    order.shuffle(names)
+    before = measure(base, repeats=1).runs[0]
+    base_runs = [before]
+    times, ratios = {}, {}
+    for name in names:
+        times[name] = measure(works[name], repeats=1).runs[0]
+        after = measure(base, repeats=1).runs[0]
+        base_runs.append(after)
+        ratios[name] = times[name] / ((before + after) / 2)
+        before = after
+    return Bracketed(tuple(base_runs), times, ratios)

@@ -28,6 +28,7 @@ Every parser (:data:`PARSERS`) is driven as its library drives it, from one iter
 from __future__ import annotations
 
 import codecs
+import random
 import re
 import statistics
 from collections.abc import Callable, Iterable, Iterator
@@ -38,7 +39,15 @@ from typing import Any
 from lesson_lib import IncrementalUTF8Decoder, LineSplitter, ReferenceSSEParser, consume, parse_sse
 
 from . import linear_cost, workloads
-from .harness import human_bytes, markdown_table, measure_interleaved, ns_per_byte, package_versions
+from .harness import (
+    ORDER_SEED,
+    human_bytes,
+    markdown_table,
+    measure_bracketed,
+    measure_interleaved,
+    ns_per_byte,
+    package_versions,
+)
 from .linear_cost import Section
 
 KiB, MiB = 1024, 1024 * 1024
@@ -496,9 +505,9 @@ class Target:
     holds: bool
 
 
-#: stream -> read size -> parser -> (MB/s, time ratio to lesson_lib, ns per event of the stream), or
-#: ``None`` for a parser not run there (see :func:`skipped`)
-Figures = dict[str, dict[int, dict[str, tuple[float, float, float] | None]]]
+#: stream -> read size -> parser -> (MB/s, time ratio to lesson_lib, ns per event of the stream, the lowest
+#: and highest ratio of a round), or ``None`` for a parser not run there (see :func:`skipped`)
+Figures = dict[str, dict[int, dict[str, tuple[float, float, float, tuple[float, float]] | None]]]
 #: The 64 KiB target holds for streams whose events average more than this many bytes: below, building
 #: one ``Event`` per event is a floor the lines-only baseline does not pay (README, "Where it stands").
 LARGE_EVENT_BYTES = 200
@@ -529,39 +538,54 @@ def _sizes(stream_size: int) -> dict[str, tuple[int, int]]:
 
 def throughput_figures(config: Config) -> Figures:
     """stream -> read size -> parser -> (MB/s from the median time, median over rounds of the parser's
-    time / lesson_lib's time in the same round, median time per event of the stream in ns). One set of
-    interleaved rounds per read size: every parser on every stream in each round."""
+    time / lesson_lib's time around it, median time per event of the stream in ns, the lowest and highest
+    of those ratios). Per read size, rounds; in each round every stream, in a shuffled order, and on each
+    stream every parser run between two runs of lesson_lib (:func:`harness.measure_bracketed`)."""
     streams = {name: _stream(name, config.stream_size) for name in workloads.STREAMS}
     figures: Figures = {name: {} for name in streams}
+    order = random.Random(ORDER_SEED)
     for read_size in config.read_sizes:
-        works = {}
+        works: dict[str, dict[str, Callable[[], None]]] = {}
         for stream_name, (data, events) in streams.items():
             expected_lines = data.count(b"\n")  # the workloads end lines with LF or CRLF, never CR alone
-            for name, parser in PARSERS.items():
-                if skipped(name, stream_name, read_size):
-                    continue
-                expected = expected_lines if name == BASELINE else events
-                what = f"{name}, {stream_name}, {read_size} B reads"
-                works[(stream_name, name)] = partial(_run, parser.count, data, read_size, expected, what)
-        keys = list(works)
-        timings = measure_interleaved(
-            {str(i): works[key] for i, key in enumerate(keys)}, config.rounds(read_size)
-        )
-        by_key = {key: timings[str(i)] for i, key in enumerate(keys)}
-        for stream_name, (data, events) in streams.items():
-            base = by_key[(stream_name, LESSON)].runs
-            figures[stream_name][read_size] = {
-                name: (
-                    len(data) / by_key[(stream_name, name)].median / 1e6,
-                    statistics.median(
-                        t / b for t, b in zip(by_key[(stream_name, name)].runs, base, strict=True)
-                    ),
-                    by_key[(stream_name, name)].median * 1e9 / events,
+            works[stream_name] = {
+                name: partial(
+                    _run,
+                    parser.count,
+                    data,
+                    read_size,
+                    expected_lines if name == BASELINE else events,
+                    f"{name}, {stream_name}, {read_size} B reads",
                 )
-                if (stream_name, name) in by_key
-                else None
-                for name in PARSERS
+                for name, parser in PARSERS.items()
+                if not skipped(name, stream_name, read_size)
             }
+        runs: dict[tuple[str, str], list[float]] = {}
+        ratios: dict[tuple[str, str], list[float]] = {}
+        names = list(streams)
+        for _ in range(config.rounds(read_size)):
+            order.shuffle(names)
+            for stream_name in names:
+                others = dict(works[stream_name])
+                round_ = measure_bracketed(others.pop(LESSON), others, order)
+                runs.setdefault((stream_name, LESSON), []).extend(round_.base_runs)
+                for name, seconds in round_.times.items():
+                    runs.setdefault((stream_name, name), []).append(seconds)
+                    ratios.setdefault((stream_name, name), []).append(round_.ratios[name])
+        for stream_name, (data, events) in streams.items():
+            figures[stream_name][read_size] = {}
+            for name in PARSERS:
+                if (stream_name, name) not in runs:
+                    figures[stream_name][read_size][name] = None
+                    continue
+                median = statistics.median(runs[(stream_name, name)])
+                spread = ratios.get((stream_name, name), [1.0])
+                figures[stream_name][read_size][name] = (
+                    len(data) / median / 1e6,
+                    statistics.median(spread),
+                    median * 1e9 / events,
+                    (min(spread), max(spread)),
+                )
     return figures
 
 
@@ -588,7 +612,8 @@ def targets(config: Config, figures: Figures, sizes: dict[str, float]) -> list[T
             Target(
                 TARGET_PEERS,
                 stream_name,
-                f"closest: {peer} at {_read_label(size)} reads, {ratio:.2f}x lesson_lib's time",
+                f"closest: {peer} at {_read_label(size)} reads, {ratio:.2f}x lesson_lib's time"
+                f"{_rounds(by_read[size][peer])}",
                 ratio >= 1.0,
             )
         )
@@ -601,7 +626,8 @@ def targets(config: Config, figures: Figures, sizes: dict[str, float]) -> list[T
                 Target(
                     TARGET_2X,
                     stream_name,
-                    f"closest: {peer} at {_read_label(size)} reads, {ratio:.2f}x lesson_lib's time",
+                    f"closest: {peer} at {_read_label(size)} reads, {ratio:.2f}x lesson_lib's time"
+                    f"{_rounds(by_read[size][peer])}",
                     ratio >= 2.0,
                 )
             )
@@ -611,16 +637,25 @@ def targets(config: Config, figures: Figures, sizes: dict[str, float]) -> list[T
             baseline = at_64k[BASELINE]
             assert baseline is not None
             ratio = 1 / baseline[1]
+            low, high = baseline[3]
             per_event = f"{at_64k[LESSON][2]:.0f} ns per event against {baseline[2]:.0f} ns"
             out.append(
                 Target(
                     TARGET_BASELINE,
                     stream_name,
-                    f"lesson_lib takes {ratio:.2f}x the baseline's time ({per_event})",
+                    f"lesson_lib takes {ratio:.2f}x the baseline's time ({per_event}; "
+                    f"rounds {1 / high:.2f} to {1 / low:.2f})",
                     ratio <= 2.0,
                 )
             )
     return out
+
+
+def _rounds(figure: tuple[float, float, float, tuple[float, float]] | None) -> str:
+    """How far the rounds' ratios went either side of their median."""
+    assert figure is not None
+    low, high = figure[3]
+    return f" (rounds {low:.2f} to {high:.2f})"
 
 
 def _cell(figure: tuple[float, float, float] | None, index: int, digits: int) -> str:
@@ -636,11 +671,12 @@ def throughput(config: Config) -> Section:
     names = list(PARSERS)
     lines = [
         f"Each parser on the same {human_bytes(config.stream_size)} stream, cut into reads of each size; "
-        f"median of {config.repeats} interleaved rounds in 1- and 7-byte reads and {config.fast_repeats} in "
-        "larger reads (every parser and every stream in each round, in an order shuffled anew each round "
-        "from a fixed seed; CPU time of the process, on a shared 2-core machine). MB/s is 10^6 bytes per "
-        "second. **Ratio** = the parser's time / lesson_lib's time "
-        "in the same round (median over rounds): above 1, lesson_lib is faster. `lesson_lib` is "
+        f"{config.repeats} rounds in 1- and 7-byte reads and {config.fast_repeats} in larger reads; in each "
+        "round every stream, and on each stream every parser run between two runs of lesson_lib, in an "
+        "order shuffled anew each round from a fixed seed (CPU time of the process, on a shared 2-core "
+        "machine). MB/s is 10^6 bytes per second, from the median time. **Ratio** = the parser's time / "
+        "the mean of lesson_lib's two runs just before and after it (median over rounds; the targets also "
+        "give the lowest and highest round): above 1, lesson_lib is faster. `lesson_lib` is "
         f"`SSEParser` (lesson_lib/sse_fast.py); `{REFERENCE}` is `ReferenceSSEParser` "
         "(lesson_lib/sse_reference.py), the same behaviour written to be read: its ratio is what the fast "
         "path buys. `not run`: a parser that re-copies an event per read, on 200 KiB events in reads of a "
@@ -801,8 +837,9 @@ def render(sections: list[Section], environment: dict[str, str], quick: bool) ->
     out += [
         f"- Peers: {versions}",
         f"- Run: `python -m benchmarks{' --quick' if quick else ''}`; "
-        "timings are medians of interleaved runs (each round in a new order, shuffled from a fixed seed) "
-        "on a shared machine, compare ratios, not absolutes.",
+        "timings are medians of rounds (each round in a new order, shuffled from a fixed seed; in "
+        "`throughput`, each parser between two runs of lesson_lib) on a shared machine, compare ratios, "
+        "not absolutes.",
     ]
     for section in sections:
         out += ["", f"## {section.title}", "", *section.lines]

@@ -5,6 +5,8 @@ renders and plots. Tiny sizes, a few seconds, and no timing assertions."""
 from __future__ import annotations
 
 import json
+import random
+from functools import partial
 
 import pytest
 
@@ -107,6 +109,40 @@ def test_interleaved_rounds_run_every_work_once_each_in_a_new_seeded_order() -> 
     again: list[str] = []
     harness.measure_interleaved({name: (lambda name=name: again.append(name)) for name in "abcdef"}, 4)
     assert again == calls  # the same orders on every run (seeded)
+
+
+def test_bracketed_rounds_run_the_base_around_every_work_and_take_each_ratio_to_its_neighbours(
+    monkeypatch,
+) -> None:
+    now = [0.0]
+    monkeypatch.setattr(harness, "CLOCK", lambda: now[0])
+    calls: list[str] = []
+    base_costs = iter([2.0, 4.0, 6.0, 8.0])  # the machine slows down during the round
+
+    def base() -> None:
+        calls.append("base")
+        now[0] += next(base_costs)
+
+    def work(name: str, cost: float) -> None:
+        calls.append(name)
+        now[0] += cost
+
+    works = {"a": partial(work, "a", 3.0), "b": partial(work, "b", 10.0), "c": partial(work, "c", 7.0)}
+    order = random.Random(harness.ORDER_SEED)
+    result = harness.measure_bracketed(base, works, order)
+    assert calls[0::2] == ["base"] * 4 and sorted(calls[1::2]) == ["a", "b", "c"]
+    assert result.base_runs == (2.0, 4.0, 6.0, 8.0)
+    assert result.times == {"a": 3.0, "b": 10.0, "c": 7.0}
+    for position, name in enumerate(calls[1::2]):
+        around = (result.base_runs[position] + result.base_runs[position + 1]) / 2
+        assert result.ratios[name] == pytest.approx(result.times[name] / around)
+    again: list[str] = []
+
+    def steady_base() -> None:
+        now[0] += 1.0
+
+    harness.measure_bracketed(steady_base, {n: partial(again.append, n) for n in "abc"}, random.Random(13))
+    assert again == calls[1::2]  # the same order from the same seed
 
 
 def test_every_section_runs_renders_and_plots_on_tiny_sizes(tmp_path) -> None:
