@@ -192,8 +192,8 @@ def measure_bracketed(
     speed drifts (this one is a shared virtual machine: the CPU time of the same work moves by tens of
     percent within a minute) changes both sides of the ratio alike, and a steady drift cancels out. In
     rounds of every work of every stream (:func:`measure_interleaved`), a work and the base could run a
-    minute apart: the same ratio then spread from 0.6 to 2.1 over five rounds, where bracketed it spreads
-    by about 0.2 (``benchmarks/README.md``).
+    minute apart: the same ratio then spread from 0.6 to 2.1 over five rounds, where bracketed it spread
+    by 0.1 to 0.4 (``benchmarks/README.md``).
     """
     names = list(works)
     order.shuffle(names)

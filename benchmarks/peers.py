@@ -658,7 +658,7 @@ def _rounds(figure: tuple[float, float, float, tuple[float, float]] | None) -> s
     return f" (rounds {low:.2f} to {high:.2f})"
 
 
-def _cell(figure: tuple[float, float, float] | None, index: int, digits: int) -> str:
+def _cell(figure: tuple[float, float, float, tuple[float, float]] | None, index: int, digits: int) -> str:
     return "not run" if figure is None else f"{figure[index]:.{digits}f}"
 
 
