@@ -6,9 +6,12 @@ lesson_lib's async reader (:func:`~lesson_lib.http.open_areads`) and re-emits it
 Server-Sent Events:
 
 * ``GET /stream`` relays one upstream request. Every complete upstream unit (an SSE event or comment, an
-  NDJSON value, a JSON array element) becomes one SSE event, written and flushed the moment it is complete;
-  the upstream's verdict follows as a last event, ``event: outcome`` with a JSON summary (outcome,
-  truncated_at, finish_reason, error kind and offset: no content). The headers are those a stream needs:
+  NDJSON value, a JSON array element) becomes one SSE event, written and flushed once lesson_lib has judged
+  the read it came in (nothing after the point where the outcome was decided is forwarded; ids are passed
+  on, resets included); the upstream's verdict follows as a last event, ``event: outcome`` with a JSON
+  summary (outcome, truncated_at, finish_reason, error kind, offset, offset_exact: no content). An upstream
+  event named ``outcome`` is forwarded as ``upstream:outcome`` (see :mod:`lesson_lib.relay_variants`), so
+  the upstream cannot forge the verdict. The headers are those a stream needs:
   ``Content-Type: text/event-stream; charset=utf-8``, ``Cache-Control: no-cache``, ``X-Accel-Buffering:
   no`` (a buffering proxy such as nginx passes it on at once), and no compression (no ``Content-Encoding``:
   a compressor holds bytes back until its block fills);
@@ -60,7 +63,15 @@ from .contracts import get_contract
 from .http import MAX_TIMEOUT, ContentEncodingError, open_areads, open_reads, read_events
 from .i18n import text as _t
 from .options import check_number
-from .relay_variants import OUTCOME_EVENT, VARIANTS, Plan, check_variant, outcome_frame, run_variant
+from .relay_variants import (
+    OUTCOME_EVENT,
+    VARIANTS,
+    Plan,
+    check_variant,
+    outcome_frame,
+    run_variant,
+    unescape_type,
+)
 from .replay import encode_events
 from .sse import Event, SSEParser
 
@@ -374,7 +385,7 @@ class RelayServer:
 
 
 def _failed(kind: str, **extra: Any) -> bytes:
-    error: dict[str, Any] = {"kind": kind, "offset": None, "event_index": None, **extra}
+    error: dict[str, Any] = {"kind": kind, "offset": None, "offset_exact": None, "event_index": None, **extra}
     summary = {"outcome": "upstream_failed", "truncated_at": None, "finish_reason": None, "error": error}
     return outcome_frame(summary)
 
@@ -410,6 +421,9 @@ def read_relay(url: str, *, timeout: float = 10.0) -> RelayReply:
 
     The relay's output is parsed with :class:`~lesson_lib.sse.SSEParser` (``errors="replace"``, as a
     browser's EventSource: a faulty variant's broken bytes show as U+FFFD instead of stopping the read).
+    The outcome is the relay's own: the ``outcome`` event that ends the body (the relay escapes upstream
+    events of that name, see :data:`~lesson_lib.relay_variants.ESCAPE_PREFIX`); an ``outcome`` event with
+    anything after it is not a verdict and stays among the events. Relayed event types are unescaped.
     """
     parser = SSEParser(errors="replace")
     events: list[Event] = []
@@ -424,10 +438,7 @@ def read_relay(url: str, *, timeout: float = 10.0) -> RelayReply:
         ended, _ = read_events(recorded(), parser, events)
         sizes = list(reads.sizes)
     outcome = None
-    relayed = []
-    for event in events:
-        if event.type == OUTCOME_EVENT and outcome is None:
-            outcome = json.loads(event.data)
-        else:
-            relayed.append(event)
+    if events and events[-1].type == OUTCOME_EVENT:
+        outcome = json.loads(events.pop().data)
+    relayed = [Event(unescape_type(event.type), event.data, event.last_event_id) for event in events]
     return RelayReply(relayed, outcome, bytes(raw), sizes, ended)

@@ -8,8 +8,24 @@ which sends and flushes at once. :mod:`lesson_lib.relay` runs one per request, c
 (strict UTF-8 across reads, lines across reads, events across reads), every complete upstream unit (an SSE
 event or comment, an NDJSON value, a JSON array element) is re-emitted as one SSE event the moment it is
 complete, and the upstream :class:`~lesson_lib.completion.StreamResult` follows as a last event of its own,
-``event: outcome`` (:func:`outcome_frame`). The other six are faulty on purpose, each the pattern of a real
-incident (see :data:`VARIANTS`), so a lesson can show each failure on the same bytes beside the correct one.
+``event: outcome`` (:func:`outcome_frame`).
+
+What the correct pipeline guarantees, in every chunking of the upstream body (``tests/test_relay.py``):
+
+* no upstream can forge the verdict: an upstream event whose type is ``outcome``, or already starts with
+  :data:`ESCAPE_PREFIX`, is forwarded with :data:`ESCAPE_PREFIX` put before its type (``outcome`` ->
+  ``upstream:outcome``; :func:`unescape_type` undoes it), so ``event: outcome`` on the relay's output is
+  only ever the relay's own, and it is the last event;
+* nothing is forwarded after the outcome is decided: a unit is written only once
+  :func:`~lesson_lib.completion.aconsume` has read the upstream read it came in and has not decided the
+  stream with it; from the read that decided it, the units before the deciding point are written (a service
+  error's own event included, the event a contract could not read or the one over ``max_events``
+  excluded), and nothing after;
+* event ids reach the client as the upstream set them, resets included: ``id:`` is written whenever the
+  last event ID changes, an empty ``id`` line when it goes back to the empty string.
+
+The other six are faulty on purpose, each the pattern of a real incident (see :data:`VARIANTS`), so a
+lesson can show each failure on the same bytes beside the correct one.
 """
 
 from __future__ import annotations
@@ -23,7 +39,7 @@ from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, M
 from dataclasses import dataclass, field
 from typing import Any
 
-from .completion import StreamResult, aconsume
+from .completion import DEFAULT_LIMITS, Outcome, StreamResult, aconsume
 from .contracts import Terminal, get_contract
 from .errors import BoundaryError, FramingError
 from .ndjson import JSONArrayParser, NDJSONParser
@@ -31,6 +47,7 @@ from .replay import encode_events
 from .sse import Comment, Event, SSEParser
 
 __all__ = [
+    "ESCAPE_PREFIX",
     "FINISH_INVENTIONS",
     "OUTCOME_EVENT",
     "VARIANTS",
@@ -41,12 +58,29 @@ __all__ = [
     "outcome_summary",
     "relay_bytes",
     "run_variant",
+    "unescape_type",
 ]
 
 Emit = Callable[[bytes], Awaitable[None]]
 
-#: The event type of the relay's last event (reserved: an upstream event of this type would be ambiguous).
+#: The event type of the relay's last event (reserved: an upstream event of this type is escaped).
 OUTCOME_EVENT = "outcome"
+
+#: Put before the type of an upstream event named ``outcome`` or already starting with this prefix: the
+#: escape is one-to-one (:func:`unescape_type` undoes it) and never produces ``outcome``.
+ESCAPE_PREFIX = "upstream:"
+
+
+def escape_type(event_type: str) -> str:
+    """The type the relay forwards for an upstream event type: never :data:`OUTCOME_EVENT`, one-to-one."""
+    if event_type == OUTCOME_EVENT or event_type.startswith(ESCAPE_PREFIX):
+        return ESCAPE_PREFIX + event_type
+    return event_type
+
+
+def unescape_type(event_type: str) -> str:
+    """The upstream's type of a relayed event (the inverse of the relay's escape)."""
+    return event_type.removeprefix(ESCAPE_PREFIX)
 
 #: Every pipeline by name, with the incident pattern it reproduces (``correct`` reproduces none).
 VARIANTS: Mapping[str, str] = {
@@ -104,7 +138,9 @@ class Plan:
 
 
 def outcome_summary(result: StreamResult) -> dict[str, Any]:
-    """The upstream verdict without content: outcome, where it was cut, finish reason, error kind/offset."""
+    """The upstream verdict without content: outcome, where it was cut, finish reason, and the error's kind,
+    offset, whether that offset is exact (``offset_exact``: ``False`` when it is the end of the read the
+    error was found in) and event index."""
     error = result.error
     return {
         "outcome": str(result.outcome),
@@ -112,7 +148,12 @@ def outcome_summary(result: StreamResult) -> dict[str, Any]:
         "finish_reason": result.finish_reason,
         "error": None
         if error is None
-        else {"kind": error.kind, "offset": error.offset, "event_index": error.event_index},
+        else {
+            "kind": error.kind,
+            "offset": error.offset,
+            "offset_exact": error.offset_exact,
+            "event_index": error.event_index,
+        },
     }
 
 
@@ -131,49 +172,62 @@ def _value_frame(value: Any) -> bytes:
 class _Framer:
     """Complete upstream units as SSE frames: SSE events (and comments) re-encoded, JSON values as data.
 
-    Strict like the pipeline: after a decode error or a limit it stops (forwarding what completed before),
-    and the outcome says what happened and where."""
+    Its parser is the one :func:`~lesson_lib.completion.aconsume` uses (strict, the default limits), so it
+    completes the same units at the same points; after a decode error or a limit it stops (keeping what
+    completed before). Event types are escaped (:func:`escape_type`) and ``id:`` is written whenever the
+    last event ID changes, so a reset to the empty string reaches the client."""
 
     def __init__(self, contract: str, rewrite: tuple[str, str] | None) -> None:
         framing = get_contract(contract, request_id=0 if contract == "mcp" else None).framing
         self.parser: Any = (
-            SSEParser(comments=True)
+            SSEParser(
+                comments=True,
+                max_line_chars=DEFAULT_LIMITS["max_line_chars"],
+                max_event_chars=DEFAULT_LIMITS["max_event_chars"],
+            )
             if framing == "sse"
-            else NDJSONParser()
+            else NDJSONParser(max_line_chars=DEFAULT_LIMITS["max_line_chars"])
             if framing == "ndjson"
-            else JSONArrayParser()
+            else JSONArrayParser(max_element_chars=DEFAULT_LIMITS["max_element_chars"])
         )
         self.rewrite = rewrite
         self.failed = False
+        self.sent_id = ""  # the last event ID the client's parser holds
 
-    def _frame(self, unit: Any) -> tuple[Any, bytes]:
+    def frame(self, unit: Any) -> bytes:
+        """The bytes that forward ``unit`` (call in forwarding order: ids are written as they change)."""
         if isinstance(unit, Comment):
-            return unit, b":" + unit.text.encode("utf-8") + b"\n\n"
+            return b":" + unit.text.encode("utf-8") + b"\n\n"
         if isinstance(unit, Event):
-            if self.rewrite is not None:
-                unit = Event(unit.type, unit.data.replace(*self.rewrite), unit.last_event_id)
-            return unit, encode_events([unit])
+            data = unit.data if self.rewrite is None else unit.data.replace(*self.rewrite)
+            head = b""
+            if unit.type != "message":
+                head += b"event: " + escape_type(unit.type).encode("utf-8") + b"\n"
+            if unit.last_event_id != self.sent_id:
+                new_id = unit.last_event_id.encode("utf-8")
+                head += b"id: " + new_id + b"\n" if new_id else b"id\n"
+                self.sent_id = unit.last_event_id
+            return head + encode_events([Event("message", data, "")])
         frame = _value_frame(unit)
         if self.rewrite is not None:
             old, new = (part.encode("utf-8") for part in self.rewrite)
             frame = frame.replace(old, new)
-        return unit, frame
+        return frame
 
-    def feed(self, chunk: bytes) -> list[tuple[Any, bytes]]:
+    def feed(self, chunk: bytes) -> list[Any]:
         return self._step(self.parser.feed, chunk)
 
-    def close(self) -> list[tuple[Any, bytes]]:
+    def close(self) -> list[Any]:
         return self._step(lambda _: self.parser.close(), b"")
 
-    def _step(self, call: Callable[[bytes], list[Any]], chunk: bytes) -> list[tuple[Any, bytes]]:
+    def _step(self, call: Callable[[bytes], list[Any]], chunk: bytes) -> list[Any]:
         if self.failed:
             return []
         try:
-            units = call(chunk)
+            return list(call(chunk))
         except BoundaryError as exc:
             self.failed = True
-            units = list(getattr(exc, "outputs", None) or getattr(exc, "completed", None) or [])
-        return [self._frame(unit) for unit in units]
+            return list(getattr(exc, "outputs", None) or getattr(exc, "completed", None) or [])
 
 
 def _first_character_cut(frame: bytes) -> int | None:
@@ -197,23 +251,70 @@ async def _send(emit: Emit, frame: bytes, plan: Plan) -> None:
 # --- the pipelines ------------------------------------------------------------------------------------------
 
 
+def _decided_units(units: list[tuple[int, Any]], result: StreamResult) -> list[Any]:
+    """Of the units of the read that decided the stream, those before the deciding point.
+
+    ``units`` are ``(event index, unit)`` (a comment has the index of the next event). A service error's
+    own event is kept (it is what the client needs to see); the event a contract could not read
+    (``FramingError``) and the one over ``max_events`` are not; any other decision (a parser's decode
+    error or limit, found before or after these units; ``max_bytes_without_progress``, checked at the
+    read's end; the end of the body) keeps them all."""
+    error = result.error
+    if error is None or error.event_index is None:
+        return [unit for _, unit in units]
+    if result.outcome is Outcome.SERVICE_ERROR:
+        kept = []
+        for index, unit in units:
+            kept.append(unit)
+            if index == error.event_index and not isinstance(unit, Comment):
+                return kept
+        return kept
+    if error.kind == "FramingError" or error.limit == "max_events":
+        return [unit for index, unit in units if index < error.event_index]
+    return [unit for _, unit in units]
+
+
 async def _forward_units(
     reads: AsyncIterable[bytes], emit: Emit, plan: Plan, keep: Callable[[Any], bool] = lambda _: True
 ) -> StreamResult:
-    """The correct core: every complete unit forwarded at once (if ``keep``), then the upstream verdict."""
+    """The correct core: every complete unit forwarded (if ``keep``) once ``aconsume`` has read its read
+    without deciding the stream; from the deciding read, the units before the decision; then the verdict.
+
+    A read's units wait only until ``aconsume`` asks for the next read (it has judged this one by then):
+    no round trip, nothing held for longer than the pipeline takes to judge one read."""
     framer = _Framer(plan.contract, plan.rewrite)
+    pending: list[tuple[int, Any]] = []  # (event index, unit) of the last read handed to aconsume
+    events = 0  # upstream events (not comments) completed so far
+    handed = 0  # reads handed to aconsume
+
+    def collect(units: list[Any]) -> None:
+        nonlocal events
+        for unit in units:
+            pending.append((events, unit))
+            if not isinstance(unit, Comment):
+                events += 1
+
+    async def forward(units: list[Any]) -> None:
+        for unit in units:
+            if keep(unit):  # (framed only when sent: an id is written with the first event that carries it)
+                await _send(emit, framer.frame(unit), plan)
 
     async def tee() -> AsyncIterator[bytes]:
+        nonlocal handed
         async for chunk in reads:
-            for unit, frame in framer.feed(chunk):
-                if keep(unit):
-                    await _send(emit, frame, plan)
+            collect(framer.feed(chunk))
+            handed += 1
             yield chunk
-        for unit, frame in framer.close():
-            if keep(unit):
-                await _send(emit, frame, plan)
+            # aconsume asked for another read: it judged the last one and did not decide the stream.
+            units = [unit for _, unit in pending]
+            pending.clear()
+            await forward(units)
+        collect(framer.close())  # aconsume's finish() judges these
 
-    return await aconsume(tee(), plan.contract, **plan.consume_options)
+    result = await aconsume(tee(), plan.contract, **plan.consume_options)
+    if pending and result.stats.reads == handed:  # the last read was judged (not refused by a clock)
+        await forward(_decided_units(pending, result))
+    return result
 
 
 async def _correct(reads: AsyncIterable[bytes], emit: Emit, plan: Plan) -> None:

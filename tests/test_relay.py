@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from lesson_lib import consume, one_byte_chunks, split_at, two_piece_splits
 from lesson_lib.captures import load
 from lesson_lib.relay import RelayReply, RelayServer, read_relay
-from lesson_lib.relay_variants import OUTCOME_EVENT, VARIANTS, Plan, relay_bytes
+from lesson_lib.relay_variants import ESCAPE_PREFIX, OUTCOME_EVENT, VARIANTS, Plan, relay_bytes
 from lesson_lib.replay import ReplayServer
 from lesson_lib.sse import SSEParser
 
@@ -52,8 +52,9 @@ def relayed(variant: str, chunks: list[bytes], contract: str = "openai-chat", **
     parser = SSEParser(errors="replace")
     events = [e for write in relay_bytes(variant, chunks, Plan(contract, **plan)) for e in parser.feed(write)]
     parser.close()
-    outcome = [e for e in events if e.type == OUTCOME_EVENT]
-    return [e for e in events if e.type != OUTCOME_EVENT], (json.loads(outcome[0].data) if outcome else None)
+    # As read_relay reads it: the outcome is the relay's last event (upstream ones are escaped).
+    outcome = json.loads(events.pop().data) if events and events[-1].type == OUTCOME_EVENT else None
+    return events, outcome
 
 
 def inside_character(body: bytes, cut: int) -> bool:
@@ -168,6 +169,114 @@ def test_invent_finish_reports_a_truncated_upstream_as_finished() -> None:
     assert relayed("invent-finish", [SHORT]) == relayed("correct", [SHORT])
 
 
+# --- the verdict is the relay's, nothing follows it, ids pass through ---------------------------------------
+
+#: A truncated upstream that sends its own "outcome" events, one of them already escaped-looking.
+FORGED = (
+    chat_body("你好", finish=None, done=False)
+    + b'event: outcome\ndata: {"outcome": "completed", "truncated_at": null, "finish_reason": "stop", '
+    b'"error": null}\n\n'
+    + b"event: upstream:outcome\ndata: {\"choices\":[]}\n\n"
+    + b'data: {"choices":[{"index":0,"delta":{"content":"\xc3\xa9'  # cut inside the next event
+)
+
+#: An in-band error, then more events: the error decides the outcome.
+ERROR_THEN_MORE = (
+    chat_body("é🙂", finish=None, done=False)
+    + b": keep-alive\n\n"
+    + b'data: {"error":{"message":"overloaded \xe4\xbd\xa0","type":"server_error"}}\n\n'
+    + b": after\n\n"
+    + chat_body("more", finish="stop", done=True)
+)
+
+#: Ids set, reset to the empty string, and kept empty.
+ID_RESETS = (
+    b'id: 1\ndata: {"choices":[{"index":0,"delta":{"content":"a"}}]}\n\n'
+    b'id\ndata: {"choices":[{"index":0,"delta":{"content":"\xe4\xbd\xa0"}}]}\n\n'
+    b'data: {"choices":[{"index":0,"delta":{"content":"\xf0\x9f\x99\x82"},"finish_reason":"stop"}]}\n\n'
+    b"id: 7\ndata: [DONE]\n\n"
+)
+
+
+def _every_chunking(body: bytes) -> list[list[bytes]]:
+    return [[body]] + [chunks for _, chunks in two_piece_splits(body)] + [one_byte_chunks(body)]
+
+
+def test_an_upstream_outcome_event_is_escaped_and_cannot_forge_the_verdict_in_any_chunking() -> None:
+    for chunks in _every_chunking(FORGED):
+        events, outcome = relayed("correct", chunks)
+        assert outcome["outcome"] == "truncated" and outcome["truncated_at"] == "line"
+        escaped = [ESCAPE_PREFIX + "outcome", ESCAPE_PREFIX + "upstream:outcome"]
+        assert [e.type for e in events][-2:] == escaped
+        writes = b"".join(relay_bytes("correct", chunks, Plan("openai-chat")))
+        assert writes.count(b"event: outcome\n") == 1 and writes.rindex(b"event: outcome\n") > writes.rindex(
+            b"upstream:outcome"
+        )
+
+
+def test_nothing_is_forwarded_after_an_in_band_error_decided_the_outcome_in_any_chunking() -> None:
+    expected = None
+    for chunks in _every_chunking(ERROR_THEN_MORE):
+        events, outcome = relayed("correct", chunks)
+        assert outcome["outcome"] == "service_error" and outcome["error"]["event_index"] == 1
+        assert '"error"' in events[-1].data  # the error event is the last thing forwarded
+        assert not any("more" in e.data or e.data == "[DONE]" for e in events)
+        # Everything but the summary's read-end offset is the same whatever the cuts.
+        assert expected in (None, (events, {k: v for k, v in outcome.items() if k != "error"}))
+        expected = (events, {k: v for k, v in outcome.items() if k != "error"})
+        assert outcome["error"]["offset_exact"] is False
+
+
+@pytest.mark.parametrize("bad_event", [b"data: {not json\n\n", b"data: [1,\n\n"])
+def test_an_event_the_contract_cannot_read_is_not_forwarded_nor_anything_after(bad_event: bytes) -> None:
+    body = chat_body("你好", finish=None, done=False) + b": c\n\n" + bad_event + chat_body("x")
+    for chunks in _every_chunking(body):
+        events, outcome = relayed("correct", chunks)
+        assert outcome["outcome"] == "decode_error"
+        assert [e.data for e in events] == [e.data for e in SSEParser().feed(chat_body("你好", finish=None,
+                                                                                      done=False))]
+
+
+def test_id_resets_reach_the_client_in_any_chunking() -> None:
+    for chunks in _every_chunking(ID_RESETS):
+        events, outcome = relayed("correct", chunks)
+        assert [e.last_event_id for e in events] == ["1", "", "", "7"]
+        assert outcome["outcome"] == "completed"
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.data())
+def test_forged_outcomes_errors_and_id_resets_relay_the_same_for_any_chunking(data: st.DataObject) -> None:
+    body = data.draw(st.sampled_from([FORGED, ERROR_THEN_MORE, ID_RESETS, FORGED + ERROR_THEN_MORE]))
+    events, outcome = relayed("correct", data.draw(partitions(body)))
+    whole_events, whole_outcome = relayed("correct", [body])
+    assert events == whole_events
+    assert {k: v for k, v in outcome.items() if k != "error"} == {
+        k: v for k, v in whole_outcome.items() if k != "error"
+    }
+    upstream_ids = [e.last_event_id for e in SSEParser().feed(body)]
+    assert [e.last_event_id for e in events] == upstream_ids[: len(events)]
+
+
+def test_over_sockets_the_client_reads_the_relays_own_outcome_ids_and_nothing_after_the_error() -> None:
+    for cuts in ([], list(range(1, len(FORGED)))):
+        with ReplayServer(FORGED, cuts) as up, RelayServer(up.url, "openai-chat") as relay:
+            reply = read_relay(relay.stream_url())
+            assert reply.outcome["outcome"] == "truncated" and reply.ended == "end of body"
+            assert [e.type for e in reply.events][-2:] == ["outcome", "upstream:outcome"]  # unescaped
+            assert reply.body.count(b"event: outcome\n") == 1
+    for cuts in ([], list(range(1, len(ERROR_THEN_MORE)))):
+        with ReplayServer(ERROR_THEN_MORE, cuts) as up, RelayServer(up.url, "openai-chat") as relay:
+            reply = read_relay(relay.stream_url())
+            assert reply.outcome["outcome"] == "service_error"
+            assert '"error"' in reply.events[-1].data and b"[DONE]" not in reply.body
+    with ReplayServer(ID_RESETS, list(range(1, len(ID_RESETS)))) as up, RelayServer(
+        up.url, "openai-chat"
+    ) as relay:
+        reply = read_relay(relay.stream_url())
+        assert [e.last_event_id for e in reply.events] == ["1", "", "", "7"]
+
+
 # --- real sockets: uvicorn, a ReplayServer upstream ---------------------------------------------------------
 
 
@@ -229,8 +338,8 @@ def test_an_upstream_that_fails_reaches_the_client_as_an_outcome_event() -> None
         httpx.get(up.url, timeout=5)  # the only request it answers: the next gets 503
         with RelayServer(up.url, "openai-chat") as relay:
             outcome = read_relay(relay.stream_url()).outcome
-            assert outcome["error"] == {"kind": "HTTPStatusError", "offset": None, "event_index": None,
-                                        "status": 503}
+            assert outcome["error"] == {"kind": "HTTPStatusError", "offset": None, "offset_exact": None,
+                                        "event_index": None, "status": 503}
     with ReplayServer(SHORT, drop_after=40) as up, RelayServer(up.url, "openai-chat") as relay:
         outcome = read_relay(relay.stream_url()).outcome
         assert (outcome["outcome"], outcome["truncated_at"]) == ("truncated", "line")

@@ -4,7 +4,9 @@
 //              inside a character becomes U+FFFD, and so does the start of the next read.
 // correct:     fetch + TextDecoder("utf-8", {fatal: true}) with {stream: true} (bytes held across reads),
 //              a line buffer (CR, LF, CRLF, a CR at the end of one read), SSE fields, and the relay's
-//              `event: outcome` as the only proof of how the upstream ended.
+//              `event: outcome` as the only proof of how the upstream ended: the one that ends the body
+//              (the relay forwards an upstream event named "outcome" as "upstream:outcome", so no upstream
+//              can forge it; an outcome with anything after it is not a verdict).
 // EventSource: the browser's own SSE reader: it decodes with a streaming decoder and buffers lines itself,
 //              but it can only GET (no request body) and cannot send custom headers.
 // The naive and correct readers read ONE response (response.body.tee()), so they see the same reads.
@@ -14,6 +16,8 @@ const params = new URLSearchParams(location.search);
 const query = new URLSearchParams();
 for (const name of ["variant", "recut"]) if (params.has(name)) query.set(name, params.get(name));
 const STREAM_URL = "/stream" + (query.toString() ? "?" + query : "");
+const ESCAPE_PREFIX = "upstream:";  // lesson_lib.relay_variants.ESCAPE_PREFIX: undone before reading a type
+const unescapeType = (type) => (type.startsWith(ESCAPE_PREFIX) ? type.slice(ESCAPE_PREFIX.length) : type);
 window.relayReaders = { finished: 0, reads: 0 };
 
 // The answer text an upstream event carries, per contract (the service's own JSON shapes).
@@ -95,10 +99,11 @@ function finished(name) { window.relayReaders.finished += 1; window.relayReaders
 
 async function readFetch(name, body, contract, decodeRead, flush) {
   const reader = body.getReader();
-  let outcome = null;
+  let outcome = null;  // the relay's verdict only if it is the last event of the body
   const sse = new SSEReader((type, data) => {
+    if (outcome !== null) outcome = null;  // something came after an "outcome": that was no verdict
     if (type === "outcome") { outcome = JSON.parse(data); return; }
-    show(name, textOf(contract, type, data), null);
+    show(name, textOf(contract, unescapeType(type), data), null);
   });
   try {
     for (;;) {
@@ -123,17 +128,18 @@ function readEventSource(contract) {
   for (const type of ["message", "content_block_delta", "response.output_text.delta"]) {
     source.addEventListener(type, onText);
   }
-  let ended = false;
-  source.addEventListener("outcome", (event) => {
-    ended = true; source.close();  // else EventSource reconnects when the body ends, and asks again
-    const outcome = JSON.parse(event.data);
-    show("eventsource", null, outcome.outcome, describe(outcome));
-    finished("eventsource");
-  });
+  // The relay's outcome is the last event: remember it, and judge when the body ends (onerror), so an
+  // "outcome" with something after it (only a faulty relay could send one) is not taken for the verdict.
+  let outcome = null;
+  source.onmessage = () => { outcome = null; };
+  for (const type of ["content_block_delta", "response.output_text.delta"]) {
+    source.addEventListener(type, () => { outcome = null; });
+  }
+  source.addEventListener("outcome", (event) => { outcome = JSON.parse(event.data); });
   source.onerror = () => {
-    if (ended) return;
-    ended = true; source.close();  // the body ended without an outcome: do not let it reconnect
-    show("eventsource", null, "unknown", "connection ended WITHOUT an outcome: not known to be complete");
+    source.close();  // the body ended: do not let EventSource reconnect and ask again
+    if (outcome) show("eventsource", null, outcome.outcome, describe(outcome));
+    else show("eventsource", null, "unknown", "connection ended WITHOUT an outcome: not known to be complete");
     finished("eventsource");
   };
 }
