@@ -26,6 +26,7 @@ __all__ = [
     "TIMEOUT_KINDS",
     "ActivityClocks",
     "ActivityLog",
+    "CallClock",
     "IdleVerdict",
     "Liveness",
     "StreamTimeouts",
@@ -181,13 +182,38 @@ def check_timeouts(
         check_number(name, value, minimum=0, maximum=MAX_TIMEOUT_SECONDS, low_open=True, none=True)
 
 
+class CallClock:
+    """A clock (``time.monotonic`` by default) that remembers when a call began: :attr:`started`.
+
+    :class:`StreamTimeouts` measured with it counts its ``deadline`` from :attr:`started` (the call,
+    before connecting) instead of from its own construction (the start of the body), and makes itself
+    known as :attr:`timeouts`, so whoever holds the clock can ask the stream's :meth:`StreamTimeouts.budget`
+    (:mod:`lesson_lib.http` does, to bound each blocking read). Calling it reads the wrapped clock.
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        if not callable(clock):
+            raise TypeError("clock must be callable (-> seconds), e.g. time.monotonic")
+        self.clock = clock
+        self.started = clock()
+        self.timeouts: StreamTimeouts | None = None
+
+    def __call__(self) -> float:
+        return self.clock()
+
+    def attach(self, timeouts: StreamTimeouts) -> None:
+        """Called by :class:`StreamTimeouts` when it is measured with this clock."""
+        self.timeouts = timeouts
+
+
 class StreamTimeouts(ActivityClocks):
     """The three clocks of one live stream, each with its own timeout (seconds; ``None`` disables one).
 
     * ``idle_timeout``: no byte at all for that long (the byte clock);
     * ``progress_timeout``: no business progress for that long, whatever else arrives: bytes, comments and
       heartbeats move other clocks, never this one (the progress clock);
-    * ``deadline``: the whole answer, from construction (the start of the body).
+    * ``deadline``: the whole answer, from construction (the start of the body), or, measured with a
+      :class:`CallClock`, from that clock's ``started`` (the call: connecting and the headers included).
 
     ``expired()`` names the clock that has run out (judged in that order: the most basic failure explains
     the others), ``budget()`` says how long the next read may wait before the nearest one runs out. This
@@ -204,6 +230,10 @@ class StreamTimeouts(ActivityClocks):
     ) -> None:
         check_timeouts(idle_timeout, progress_timeout, deadline)
         super().__init__(clock)
+        #: When the deadline clock started: the call (a CallClock's ``started``), else construction.
+        self.deadline_started = clock.started if isinstance(clock, CallClock) else self.started
+        if isinstance(clock, CallClock):
+            clock.attach(self)
         self.limits: dict[str, float | None] = {
             "idle_timeout": idle_timeout,
             "progress_timeout": progress_timeout,
@@ -219,7 +249,7 @@ class StreamTimeouts(ActivityClocks):
         since = {
             "idle_timeout": self.last_byte,
             "progress_timeout": self.last_progress,
-            "deadline": self.started,
+            "deadline": self.deadline_started,
         }
         return {name: since[name] + limit - now for name, limit in self.limits.items() if limit is not None}
 

@@ -15,9 +15,12 @@ job, so this module only opens, reads and closes:
 * :class:`HTTPAReads` / :func:`open_areads`, :func:`astream_http` and :func:`astream_http_updates` are the
   same over ``httpx.AsyncClient`` (``aiter_raw()``): the same arguments, checks and guarantees, and the
   response is released on every path, a cancelled task included (the ``CancelledError`` then propagates);
-* the stream timeouts (``idle_timeout``, ``progress_timeout``, ``deadline``) are enforced on the socket:
-  sync, each read's timeout is the smallest of them and the clocks are judged between reads; async, each
-  read is awaited inside ``asyncio.timeout`` set to the nearest clock. The outcome is then ``timed_out``;
+* the stream timeouts (``idle_timeout``, ``progress_timeout``, ``deadline``) are enforced on the socket,
+  and ``deadline`` bounds the whole call from the moment it is made: connecting, the headers and the body
+  (``idle_timeout`` and ``progress_timeout`` count from the start of the body). Each read waits at most the
+  time left on the nearest clock: async, it is awaited inside ``asyncio.timeout`` set to that time; sync,
+  a watchdog thread shuts the socket down when that time is up (see "What a blocked sync read cannot do"
+  below). The outcome is then ``timed_out``;
 * :func:`resume_sse` reconnects after a drop, as an ``EventSource`` does: it waits the stream's ``retry``
   time and sends ``Last-Event-ID``. That repairs a stream whose events carry ids and whose server honours
   the header. It cannot repair a stream without ids (OpenAI, Anthropic): the only way to "reconnect" there is
@@ -32,6 +35,20 @@ What is raised, and what is an outcome: a bad argument (an unknown contract, a b
 before the body starts (connection refused, an HTTP error status, a compressed body) raises, as httpx does;
 everything from the first body byte on is the :class:`StreamResult`'s outcome (a transport error mid-body is
 ``truncated``, with the exception's name in ``error.kind``).
+
+What a blocked sync read cannot do. A thread blocked in ``recv()`` cannot be interrupted by a clock in that
+thread, and httpx 0.28 (httpcore 1.0) takes a request's read timeout once per phase (once for the headers,
+once for the body, from ``extensions["timeout"]``), not per read: a per-read timeout of "the time left" is
+not something httpx can be told. So a sync stream with a clock set runs a watchdog thread that, when the
+nearest clock runs out, shuts the socket down (``shutdown(SHUT_RDWR)``, which wakes the blocked read); the
+read then fails and the outcome is ``timed_out``. What it cannot do: reach a socket it does not know. It
+knows the socket of a connection this call opened (httpcore's ``trace`` extension) and, once the headers
+are in, the response's socket; on a connection reused from the caller's ``client``, the headers are bounded
+per read only (each read waits at most ``min(timeout, the deadline's time left)``), not in total. And over
+any other sync source (a generator, a file), :func:`~lesson_lib.completion.consume` judges the clocks only
+between reads: a read that blocks returns when it returns. Tolerance: a clock fires within about 0.1 s
+of running out on an idle machine (the watchdog's wake-up, then the close); the tests allow 1 s on a loaded
+two-core machine.
 
 Compression. httpx asks for ``Accept-Encoding: gzip, deflate`` by default and decodes in ``iter_bytes()``;
 this module reads ``iter_raw()``, so it asks for ``Accept-Encoding: identity`` instead (unless the caller
@@ -53,17 +70,30 @@ A server or proxy that compresses anyway is named in the error.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import json as jsonlib
+import socket
 import ssl
+import threading
 import time
-from collections.abc import AsyncGenerator, AsyncIterator, Callable, Generator, Iterable, Iterator, Mapping
+from collections.abc import (
+    AsyncGenerator,
+    AsyncIterable,
+    AsyncIterator,
+    Callable,
+    Generator,
+    Iterable,
+    Iterator,
+    Mapping,
+)
 from dataclasses import dataclass
 from typing import Any
 
 import httpx
 
+from .activity import TIMEOUT_KINDS, CallClock
 from .completion import (
     AStreamUpdates,
     Outcome,
@@ -165,6 +195,91 @@ def _ssl_context() -> ssl.SSLContext:
     return httpx.create_ssl_context()
 
 
+class _Watchdog:
+    """A thread that shuts a socket down when a time set by :meth:`arm` passes (sync reads only).
+
+    ``arm(seconds)`` before a read, ``disarm()`` after it; ``socket`` is the connection's socket, set as
+    soon as it is known. :attr:`fired` says it shut the socket down. ``stop()`` ends the thread (idempotent).
+    """
+
+    def __init__(self) -> None:
+        self.socket: socket.socket | None = None
+        self.fired = False
+        self._at: float | None = None
+        self._stopped = False
+        self._cond = threading.Condition()
+        self._thread = threading.Thread(target=self._run, name="lesson_lib-http-watchdog", daemon=True)
+        self._thread.start()
+
+    def arm(self, seconds: float) -> None:
+        with self._cond:
+            self._at = time.monotonic() + max(seconds, 0.0)
+            self._cond.notify()
+
+    def disarm(self) -> None:
+        with self._cond:
+            self._at = None
+
+    def stop(self) -> None:
+        with self._cond:
+            self._stopped = True
+            self._cond.notify()
+
+    def trace(self, event: str, info: Mapping[str, Any]) -> None:
+        """httpcore's ``trace`` extension: learn the socket of a connection this request opens."""
+        if event in ("connection.connect_tcp.complete", "connection.start_tls.complete"):
+            stream = info.get("return_value")
+            sock = stream.get_extra_info("socket") if stream is not None else None
+            if isinstance(sock, socket.socket):
+                with self._cond:
+                    self.socket = sock
+                    self._cond.notify()
+
+    def watch(self, response: httpx.Response) -> None:
+        """Learn the socket of ``response``'s connection (a reused one included)."""
+        stream = response.extensions.get("network_stream")
+        sock = stream.get_extra_info("socket") if stream is not None else None
+        if isinstance(sock, socket.socket):
+            with self._cond:
+                self.socket = sock
+                self._cond.notify()
+
+    def _run(self) -> None:
+        with self._cond:
+            while not self._stopped:
+                if self._at is None:
+                    self._cond.wait()
+                    continue
+                left = self._at - time.monotonic()
+                if left > 0:
+                    self._cond.wait(left)
+                    continue
+                self._at = None
+                if self.socket is not None:
+                    self.fired = True
+                    with contextlib.suppress(OSError):
+                        self.socket.shutdown(socket.SHUT_RDWR)  # wakes the read blocked on it
+
+
+class _Clocks:
+    """The stream clocks of one sync call, for :class:`HTTPReads`: how long the next read may wait."""
+
+    def __init__(self, clock: CallClock, deadline: float | None) -> None:
+        self.clock, self.deadline = clock, deadline
+
+    def deadline_left(self) -> float | None:
+        if self.deadline is None:
+            return None
+        return self.deadline - (self.clock() - self.clock.started)
+
+    def budget(self) -> float | None:
+        timeouts = self.clock.timeouts
+        if timeouts is None:  # the stream has not started: only the deadline runs
+            return self.deadline_left()
+        budget = timeouts.budget()
+        return None if budget is None else budget[0]
+
+
 class HTTPReads:
     """One HTTP response's body, as the reads httpx returned; ``close()`` releases the response.
 
@@ -172,14 +287,43 @@ class HTTPReads:
     If it made its own ``httpx.Client`` (no ``client`` given), ``close()`` closes that client too.
     """
 
-    def __init__(self, response: httpx.Response, own_client: httpx.Client | None = None) -> None:
+    def __init__(
+        self,
+        response: httpx.Response,
+        own_client: httpx.Client | None = None,
+        *,
+        _guard: tuple[_Watchdog, _Clocks] | None = None,
+    ) -> None:
         self.response = response
         self.sizes: list[int] = []  # the size of every read, in arrival order
         self._own_client = own_client
         self._closed = False
+        self._guard = _guard
 
     def __iter__(self) -> Iterator[bytes]:
-        for chunk in self.response.iter_raw():
+        if self._guard is None:
+            for chunk in self.response.iter_raw():
+                self.sizes.append(len(chunk))
+                yield chunk
+            return
+        watchdog, clocks = self._guard
+        raw = self.response.iter_raw()
+        while True:
+            budget = clocks.budget()
+            if budget is not None:
+                watchdog.arm(budget)
+            try:
+                chunk = next(raw, None)
+            except httpx.TransportError:
+                if watchdog.fired:
+                    raise httpx.ReadTimeout("the nearest stream clock ran out during the read") from None
+                raise
+            finally:
+                watchdog.disarm()
+            if watchdog.fired:  # the socket was shut down: what follows is not the server's end
+                raise httpx.ReadTimeout("the nearest stream clock ran out during the read")
+            if chunk is None:
+                return
             self.sizes.append(len(chunk))
             yield chunk
 
@@ -195,6 +339,8 @@ class HTTPReads:
         try:
             self.response.close()
         finally:
+            if self._guard is not None:
+                self._guard[0].stop()
             if self._own_client is not None:
                 self._own_client.close()
 
@@ -223,27 +369,60 @@ def open_reads(
 
     ``timeout`` (seconds, above 0 and at most :data:`MAX_TIMEOUT`) bounds connecting and every single read,
     so a stalled stream cannot hang the caller; ``read_timeout`` (seconds), if given, bounds each body read
-    instead (:func:`stream_http` sets it from the stream's timeouts). The request asks for
-    ``Accept-Encoding: identity`` unless
+    instead. The request asks for ``Accept-Encoding: identity`` unless
     ``headers`` set that header. Bad arguments raise ``ValueError``/``TypeError`` before any I/O. Raises
     ``httpx.HTTPStatusError`` for a non-2xx status and :class:`ContentEncodingError` for a compressed body
     (after closing the response), and httpx's own errors for a failed connection.
     """
     sent = _check_request(url, method, headers, client, timeout)
     check_number("read_timeout", read_timeout, minimum=0, maximum=MAX_TIMEOUT, low_open=True, none=True)
+    return _open_reads(url, method, json, sent, client, timeout, read_timeout, None)
+
+
+def _open_reads(
+    url: str,
+    method: str,
+    json: Any,
+    sent: dict[str, str | bytes],
+    client: httpx.Client | None,
+    timeout: float,
+    read_timeout: float | None,
+    clocks: _Clocks | None,
+) -> HTTPReads:
+    """:func:`open_reads` after its checks; with ``clocks``, under a :class:`_Watchdog` (see the module)."""
     own = httpx.Client(timeout=timeout, trust_env=False, verify=_ssl_context()) if client is None else None
     http = own if own is not None else client
     assert http is not None
+    watchdog = None
     try:
-        request = http.build_request(
-            method, url, json=json, headers=sent, **_read_bound(timeout, read_timeout)
-        )
-        response = http.send(request, stream=True)
+        extra: dict[str, Any] = {}
+        if clocks is not None:
+            left = clocks.deadline_left()
+            limit = timeout if left is None else max(min(timeout, left), 0.001)
+            read = limit if read_timeout is None else min(limit, read_timeout)
+            extra["timeout"] = httpx.Timeout(limit, read=read)
+            watchdog = _Watchdog()
+            extra["extensions"] = {"trace": watchdog.trace}
+            if left is not None:
+                watchdog.arm(left)
+        elif read_timeout is not None:
+            extra["timeout"] = httpx.Timeout(timeout, read=read_timeout)
+        request = http.build_request(method, url, json=json, headers=sent, **extra)
+        try:
+            response = http.send(request, stream=True)
+        finally:
+            if watchdog is not None:
+                watchdog.disarm()
+        if watchdog is not None:
+            watchdog.watch(response)
     except BaseException:
+        if watchdog is not None:
+            watchdog.stop()
         if own is not None:
             own.close()
         raise
-    reads = HTTPReads(response, own)
+    guard = None if watchdog is None or clocks is None else (watchdog, clocks)
+    reads = HTTPReads(response, own, _guard=guard)
     if not response.is_success:
         reads.close()
         response.raise_for_status()
@@ -252,6 +431,44 @@ def open_reads(
         reads.close()
         raise ContentEncodingError(encoding, request=request)
     return reads
+
+
+class _NoBody:
+    """The source of a stream whose clock ran out before its body started: never read (consume sees the
+    clock expired before the first read and says ``timed_out``)."""
+
+    def __iter__(self) -> Iterator[bytes]:
+        return iter(())
+
+
+def _timed_open(
+    url: str,
+    method: str,
+    json: Any,
+    headers: Mapping[str, str | bytes] | None,
+    client: httpx.Client | None,
+    timeout: float,
+    options: dict[str, Any],
+) -> tuple[Iterable[bytes], dict[str, Any]]:
+    """Open the response with the stream's clocks running from now: ``(source, consume options)``.
+
+    The options get a :class:`~lesson_lib.activity.CallClock` (around the caller's ``clock``), so the
+    deadline counts from this call; if it runs out before the body starts, the source is empty and
+    ``consume`` reports ``timed_out`` (``deadline``) without reading."""
+    clock = CallClock(options.get("clock", time.monotonic))
+    options = {**options, "clock": clock}
+    sent = _check_request(url, method, headers, client, timeout)
+    if not any(options.get(name) is not None for name in TIMEOUT_KINDS):
+        return _open_reads(url, method, json, sent, client, timeout, None, None), options
+    clocks = _Clocks(clock, options.get("deadline"))
+    try:
+        reads = _open_reads(url, method, json, sent, client, timeout, _clock_read_timeout(options), clocks)
+    except httpx.TransportError:
+        left = clocks.deadline_left()
+        if left is not None and left <= 0:  # the deadline ran out while connecting or waiting for headers
+            return _NoBody(), options
+        raise
+    return reads, options
 
 
 def stream_http(
@@ -271,22 +488,17 @@ def stream_http(
     ``idle_timeout``, ``progress_timeout``, ``deadline``...). The contract and every option are checked
     before the request is sent. The response is closed before this returns, whatever the outcome.
 
-    Timeouts on a real socket (sync): each read's timeout is the smallest of the clocks set, so no read
-    blocks past it; between reads :func:`~lesson_lib.completion.consume` judges the three clocks with the
-    monotonic clock. The clocks start when the body starts (connecting and the headers are bounded by
-    ``timeout``). When one runs out the response is closed and the outcome is ``timed_out``.
+    Timeouts on a real socket (sync): ``deadline`` counts from this call, so it bounds connecting, the
+    headers and the body together; ``idle_timeout`` and ``progress_timeout`` count from the start of the
+    body. Each read waits at most the time left on the nearest clock (a watchdog thread shuts the socket
+    down when it is up: see the module's "What a blocked sync read cannot do" for the one case it cannot
+    reach, headers on a reused connection of the caller's ``client``). When one runs out the response is
+    closed and the outcome is ``timed_out``, also when the deadline runs out before the body starts.
+    Tolerance: within about 0.1 s of the clock on an idle machine (tested with 1 s to spare).
     """
-    check_options(contract, **consume_options)  # before open_reads, which checks the rest, sends anything
-    reads = open_reads(
-        url,
-        method=method,
-        json=json,
-        headers=headers,
-        client=client,
-        timeout=timeout,
-        read_timeout=_clock_read_timeout(consume_options),
-    )
-    return consume(reads, contract, **consume_options)
+    check_options(contract, **consume_options)  # before any request is sent
+    reads, options = _timed_open(url, method, json, headers, client, timeout, consume_options)
+    return consume(reads, contract, **options)
 
 
 def stream_http_updates(
@@ -303,7 +515,8 @@ def stream_http_updates(
     """:func:`~lesson_lib.completion.stream_updates` over a real response: live signals, the result last.
 
     The contract and every option are checked here, at the call, before any I/O; the request is sent when
-    the generator is first advanced. Closing the generator early (``break`` inside
+    the generator is first advanced, and ``deadline`` counts from then (as :func:`stream_http`'s from its
+    call). Closing the generator early (``break`` inside
     ``with contextlib.closing(...)``, or dropping it) closes the response.
     """
     check_options(contract, **update_options)
@@ -321,16 +534,8 @@ def _updates(
     timeout: float,
     update_options: dict[str, Any],
 ) -> Generator[Signal | StreamResult, None, None]:
-    reads = open_reads(
-        url,
-        method=method,
-        json=json,
-        headers=headers,
-        client=client,
-        timeout=timeout,
-        read_timeout=_clock_read_timeout(update_options),
-    )
-    yield from stream_updates(reads, contract, **update_options)
+    reads, options = _timed_open(url, method, json, headers, client, timeout, update_options)
+    yield from stream_updates(reads, contract, **options)
 
 
 # --- async: the mirror of the functions above, over httpx.AsyncClient ----------------------------------
@@ -435,13 +640,53 @@ async def astream_http(
 
     The same arguments and guarantees: every argument checked before the request; the response closed
     before this returns, whatever the outcome, and also when the calling task is cancelled (the
-    ``CancelledError`` then propagates). Timeouts: each read is awaited inside ``asyncio.timeout`` set to
-    the nearest clock, so a clock fires on time even in the middle of a read.
+    ``CancelledError`` then propagates). Timeouts: ``deadline`` counts from this call (connecting and the
+    headers are awaited inside ``asyncio.timeout`` set to it), ``idle_timeout`` and ``progress_timeout``
+    from the start of the body; each read is awaited inside ``asyncio.timeout`` set to the nearest clock,
+    so a clock fires on time even in the middle of a read (tolerance: the event loop's wake-up, well under
+    0.1 s on an idle machine; tested with 1 s to spare).
     """
     check_options(contract, **consume_options)
     _check_request(url, method, headers, client, timeout, httpx.AsyncClient)
-    reads = await open_areads(url, method=method, json=json, headers=headers, client=client, timeout=timeout)
-    return await aconsume(reads, contract, **consume_options)
+    reads, options = await _atimed_open(url, method, json, headers, client, timeout, consume_options)
+    return await aconsume(reads, contract, **options)
+
+
+class _ANoBody:
+    """The async :class:`_NoBody`."""
+
+    def __aiter__(self) -> AsyncIterator[bytes]:
+        return self
+
+    async def __anext__(self) -> bytes:
+        raise StopAsyncIteration
+
+
+async def _atimed_open(
+    url: str,
+    method: str,
+    json: Any,
+    headers: Mapping[str, str | bytes] | None,
+    client: httpx.AsyncClient | None,
+    timeout: float,
+    options: dict[str, Any],
+) -> tuple[AsyncIterable[bytes], dict[str, Any]]:
+    """:func:`_timed_open` over ``open_areads``: connecting and the headers inside the deadline."""
+    clock = CallClock(options.get("clock", time.monotonic))
+    options = {**options, "clock": clock}
+    deadline = options.get("deadline")
+    left = None if deadline is None else max(deadline - (clock() - clock.started), 0.0)
+    bound = asyncio.timeout(left)
+    try:
+        async with bound:
+            reads = await open_areads(
+                url, method=method, json=json, headers=headers, client=client, timeout=timeout
+            )
+    except TimeoutError:
+        if bound.expired():  # our bound, not the caller's: the deadline ran out before the body
+            return _ANoBody(), options
+        raise
+    return reads, options
 
 
 def astream_http_updates(
@@ -476,8 +721,8 @@ async def _aupdates(
     timeout: float,
     update_options: dict[str, Any],
 ) -> AsyncGenerator[Signal | StreamResult, None]:
-    reads = await open_areads(url, method=method, json=json, headers=headers, client=client, timeout=timeout)
-    updates: AStreamUpdates = astream_updates(reads, contract, **update_options)
+    reads, options = await _atimed_open(url, method, json, headers, client, timeout, update_options)
+    updates: AStreamUpdates = astream_updates(reads, contract, **options)
     async with contextlib.aclosing(updates):
         async for update in updates:
             yield update

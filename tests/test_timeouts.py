@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import asyncio
 import math
+import socket
+import threading
+import time
 
 import pytest
 
 from lesson_lib import Outcome, aconsume, consume
-from lesson_lib.activity import StreamTimeouts
-from lesson_lib.http import astream_http, astream_http_updates, stream_http
+from lesson_lib.activity import CallClock, StreamTimeouts
+from lesson_lib.http import astream_http, astream_http_updates, stream_http, stream_http_updates
 from lesson_lib.replay import ReplayServer
 from tests.test_completion import TEXT, anthropic, chat
 
@@ -225,3 +228,159 @@ def test_aconsume_accepts_the_same_timeouts():
 
     result = asyncio.run(aconsume(slow(), "anthropic-messages", idle_timeout=0.2))
     assert result.outcome is Outcome.TIMED_OUT and result.error.kind == "idle_timeout"
+
+
+# --- the deadline bounds the whole call: connect, headers, body (real loopback sockets, generous bounds) ----
+#
+# Tolerance stated in lesson_lib.http: a clock fires within about 0.1 s on an idle machine. These tests
+# allow 0.7 s past the deadline (a loaded two-core machine) and each is built so that the old behaviour
+# (clocks started at the body; one fixed read timeout) ends at least a second past the deadline.
+
+SLACK = 0.7
+
+
+class ScriptedServer:
+    """A one-purpose HTTP server on 127.0.0.1: each connection gets ``script`` ``[(delay, bytes), ...]``
+    (sleep, then send), then the connection is held open, silent, until the server stops."""
+
+    def __init__(self, script: list[tuple[float, bytes]]) -> None:
+        self.script = script
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(8)
+        self.sock.settimeout(0.1)  # accept() wakes to see the stop
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._accept, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.sock.getsockname()[1]}/"
+
+    def __enter__(self) -> ScriptedServer:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stopped.set()
+        self.sock.close()
+        self.thread.join(5)
+
+    def _accept(self) -> None:
+        while not self.stopped.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            conn.settimeout(None)
+            threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
+
+    def _serve(self, conn: socket.socket) -> None:
+        with conn:
+            request = b""
+            while b"\r\n\r\n" not in request:
+                piece = conn.recv(4096)
+                if not piece:
+                    return
+                request += piece
+            try:
+                for delay, data in self.script:
+                    if self.stopped.wait(delay):
+                        return
+                    conn.sendall(data)
+                self.stopped.wait(30)
+            except OSError:
+                return
+
+
+DRIBBLED_HEADERS = [(0.0, b"HTTP/1.1 200 OK\r\n")] + [(0.5, b"X-Slow-%d: 1\r\n" % n) for n in range(10)] + [
+    (0.0, b"Content-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n")
+]
+
+
+def _chunk(data: bytes) -> bytes:
+    return b"%x\r\n%s\r\n" % (len(data), data)
+
+
+HEADERS = b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+DELTA = b'data: {"choices":[{"index":0,"delta":{"content":"\xe4\xbd\xa0\xc3\xa9\xf0\x9f\x99\x82"}}]}\n\n'
+
+
+def _sync(url: str, **options):
+    started = time.monotonic()
+    result = stream_http(url, "openai-chat", timeout=2, **options)
+    return result, time.monotonic() - started
+
+
+def _async(url: str, **options):
+    async def run():
+        started = time.monotonic()
+        result = await astream_http(url, "openai-chat", timeout=2, **options)
+        return result, time.monotonic() - started
+
+    return asyncio.run(run())
+
+
+@pytest.mark.parametrize("run", [_sync, _async], ids=["sync", "async"])
+def test_the_deadline_bounds_headers_dribbled_one_line_every_half_second(run):
+    # 5 s of headers, each line well inside the 2 s read timeout: only the deadline can end it (was 5.0 s).
+    with ScriptedServer([*DRIBBLED_HEADERS, (0.0, _chunk(DELTA))]) as server:
+        result, elapsed = run(server.url, deadline=1.0)
+    assert result.outcome is Outcome.TIMED_OUT and result.error.kind == "deadline"
+    assert result.stats.bytes == 0 and result.text == ""
+    assert 0.95 <= elapsed < 1.0 + SLACK
+
+
+@pytest.mark.parametrize("run", [_sync, _async], ids=["sync", "async"])
+def test_the_deadline_counts_from_the_call_on_a_silent_body(run):
+    # Headers after 1.2 s, then silence: the deadline of 2 s ends it at 2 s from the call (was 3.2 s).
+    with ScriptedServer([(1.2, HEADERS)]) as server:
+        result, elapsed = run(server.url, deadline=2.0)
+    assert result.outcome is Outcome.TIMED_OUT and result.error.kind == "deadline"
+    assert 1.95 <= elapsed < 2.0 + SLACK
+
+
+@pytest.mark.parametrize("run", [_sync, _async], ids=["sync", "async"])
+def test_each_read_waits_only_the_time_left_on_the_deadline(run):
+    # An event every 1.5 s, deadline 2 s: the second read may wait 0.5 s, not 2 s (sync was 3.0 s).
+    with ScriptedServer([(0.0, HEADERS)] + [(1.5, _chunk(DELTA))] * 4) as server:
+        result, elapsed = run(server.url, deadline=2.0)
+    assert result.outcome is Outcome.TIMED_OUT and result.error.kind == "deadline"
+    assert result.text == "你é🙂"  # the first event arrived and counts
+    assert 1.95 <= elapsed < 2.0 + SLACK
+
+
+@pytest.mark.parametrize("run", [_sync, _async], ids=["sync", "async"])
+def test_each_read_waits_only_the_time_left_on_the_progress_clock(run):
+    # Heartbeats every 0.4 s keep the socket busy; progress_timeout 1.5 s after one delta at 0 s.
+    beats = [(0.4, _chunk(b": ping\n\n"))] * 12
+    with ScriptedServer([(0.0, HEADERS + _chunk(DELTA)), *beats]) as server:
+        result, elapsed = run(server.url, progress_timeout=1.5)
+    assert result.outcome is Outcome.TIMED_OUT and result.error.kind == "progress_timeout"
+    assert 1.45 <= elapsed < 1.5 + SLACK
+
+
+def test_stream_http_updates_starts_the_deadline_when_the_request_is_sent():
+    with ScriptedServer(DRIBBLED_HEADERS) as server:
+        updates = stream_http_updates(server.url, "openai-chat", timeout=2, deadline=1.0)
+        time.sleep(0.3)  # not started: no request, no clock
+        started = time.monotonic()
+        result = list(updates)[-1]
+        elapsed = time.monotonic() - started
+    assert result.outcome is Outcome.TIMED_OUT and result.error.kind == "deadline"
+    assert 0.95 <= elapsed < 1.0 + SLACK
+
+
+def test_a_call_clock_makes_the_deadline_count_from_the_call_on_a_fake_clock():
+    clock = FakeClock()
+    call = CallClock(clock)
+    clock.now = 3.0  # connecting and the headers took 3 s
+    timeouts = StreamTimeouts(idle_timeout=2.0, deadline=4.0, clock=call)
+    assert call.timeouts is timeouts and timeouts.budget() == (1.0, "deadline")
+    clock.now = 3.9
+    assert timeouts.expired() is None
+    clock.now = 4.0
+    assert timeouts.expired() == "deadline"  # 4 s from the call, not from the body (idle: 1 s of 2)
+    plain = StreamTimeouts(deadline=4.0, clock=clock)
+    assert plain.budget() == (4.0, "deadline")  # without a CallClock: from construction
