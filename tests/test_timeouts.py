@@ -353,12 +353,13 @@ def test_each_read_waits_only_the_time_left_on_the_deadline(run):
 
 @pytest.mark.parametrize("run", [_sync, _async], ids=["sync", "async"])
 def test_each_read_waits_only_the_time_left_on_the_progress_clock(run):
-    # Heartbeats every 0.4 s keep the socket busy; progress_timeout 1.5 s after one delta at 0 s.
-    beats = [(0.4, _chunk(b": ping\n\n"))] * 12
+    # A heartbeat every 1.2 s keeps the socket alive; progress_timeout 1.3 s after one delta at 0 s: the
+    # read after the first heartbeat may wait 0.1 s, not 1.3 s (sync was 2.4 s).
+    beats = [(1.2, _chunk(b": ping\n\n"))] * 4
     with ScriptedServer([(0.0, HEADERS + _chunk(DELTA)), *beats]) as server:
-        result, elapsed = run(server.url, progress_timeout=1.5)
+        result, elapsed = run(server.url, progress_timeout=1.3)
     assert result.outcome is Outcome.TIMED_OUT and result.error.kind == "progress_timeout"
-    assert 1.45 <= elapsed < 1.5 + SLACK
+    assert 1.25 <= elapsed < 1.3 + SLACK
 
 
 def test_stream_http_updates_starts_the_deadline_when_the_request_is_sent():

@@ -99,3 +99,17 @@ def test_closing_the_page_cancels_the_upstream_within_a_second(page: Any) -> Non
         assert up.wait_idle(1.0), f"{up.open_connections} upstream connection(s) outlived the page by 1 s"
         assert time.monotonic() - closed < 1.0
         assert relay.client_disconnects == 2
+
+
+def test_an_upstream_outcome_event_cannot_forge_the_verdict_on_the_page(page: Any, artifacts: Path) -> None:
+    # A truncated upstream that sends `event: outcome` saying completed: the relay escapes it, and every
+    # reader on the page shows the relay's own verdict (truncated), in one read and in 1-byte reads.
+    from ..test_relay import FORGED
+
+    for cuts in ([], list(range(1, len(FORGED)))):
+        with ReplayServer(FORGED, cuts) as up, RelayServer(up.url, "openai-chat") as relay:
+            seen = _open(page, relay.url + "/")
+            page.screenshot(path=str(artifacts / f"relay_page_forged_{len(cuts)}.png"))
+            for name in ("naive", "correct", "eventsource"):
+                assert seen[name + "-state"] == "truncated", (name, seen)
+            assert seen["correct"] == "你好"
