@@ -3,6 +3,7 @@ path (proved by the replay server's connection counts), and what reconnection ca
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import http.server
 import json
@@ -22,6 +23,7 @@ from lesson_lib.decoding import naive_decode
 from lesson_lib.http import (
     ContentEncodingError,
     HTTPReads,
+    astream_http,
     open_reads,
     read_events,
     resume_sse,
@@ -409,6 +411,28 @@ def test_a_server_that_compresses_anyway_is_named_before_the_body_is_read(encodi
         resumed = resume_sse(server.url, "openai-chat", max_attempts=3, sleep=lambda _: None)
     assert resumed.stopped == "ContentEncodingError: a new connection cannot repair it"
     assert len(resumed.attempts) == 1 and resumed.events == []
+
+
+def test_a_compressed_body_does_not_leak_a_connection_of_the_callers_client():
+    # A client with ONE connection: if the refused response were left open, the next request could not get
+    # a connection (PoolTimeout); it is closed before ContentEncodingError is raised, sync and async.
+    limits = httpx.Limits(max_connections=1)
+    pool_timeout = httpx.Timeout(5.0, pool=0.5)
+    with _CompressingServer(SMALL, "gzip", force=True) as server:
+        with httpx.Client(limits=limits, timeout=pool_timeout, trust_env=False) as client:
+            for _ in range(3):
+                with pytest.raises(ContentEncodingError):
+                    open_reads(server.url, client=client)
+                with pytest.raises(ContentEncodingError):
+                    stream_http(server.url, "openai-chat", client=client, deadline=5)
+
+        async def run() -> None:
+            async with httpx.AsyncClient(limits=limits, timeout=pool_timeout, trust_env=False) as client:
+                for _ in range(3):
+                    with pytest.raises(ContentEncodingError):
+                        await astream_http(server.url, "openai-chat", client=client)
+
+        asyncio.run(run())
 
 
 BAD_CALLS = {
