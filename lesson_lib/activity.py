@@ -106,10 +106,11 @@ class IdleVerdict:
 
 
 class Liveness(enum.StrEnum):
-    """What the clocks say about a stream right now."""
+    """What the clocks say about a stream right now (:meth:`Watchdog.state`)."""
 
-    PROGRESSING = "progressing"  # business progress within progress_idle
-    ALIVE = "alive"  # bytes and events within their limits, but no progress: alive, not progressing
+    PROGRESSING = "progressing"  # the latest complete event carried progress: the answer is moving now
+    WAITING = "waiting"  # events (heartbeats) since the last progress, but the progress limit has not passed
+    ALIVE = "alive"  # the progress limit passed: bytes and events within their limits, no progress
     STALLED = "stalled"  # no byte (or no complete event) within its limit
 
 
@@ -141,6 +142,7 @@ class Watchdog(ActivityClocks):
             check_number(name, value, minimum=0, maximum=MAX_IDLE_SECONDS, low_open=True, none=True)
         super().__init__(clock)
         self.limits = {"byte_idle": byte_idle, "event_idle": event_idle, "progress_idle": progress_idle}
+        self._events_at_progress = -1
 
     def _tripped(self, idle: dict[str, float], names: tuple[str, ...]) -> IdleVerdict | None:
         for name in names:
@@ -155,15 +157,23 @@ class Watchdog(ActivityClocks):
         return self._tripped(self.idle(), ("byte_idle", "event_idle", "progress_idle"))
 
     def state(self) -> Liveness:
-        """``stalled`` if the byte or event limit tripped, else ``progressing`` or ``alive`` (no progress)."""
+        """``stalled`` if the byte or event limit tripped; ``alive`` (alive, not progressing) if the progress
+        limit did; else ``progressing`` if the latest complete event carried progress (nothing but progress
+        since it), or ``waiting``: events came after the last progress (or none ever progressed), and the
+        progress limit has not passed yet. ``waiting`` is what a long think and a hang behind heartbeats
+        both look like until the limit decides."""
         idle = self.idle()
         if self._tripped(idle, ("byte_idle", "event_idle")) is not None:
             return Liveness.STALLED
-        if self.limits["progress_idle"] is None:  # no limit to judge staleness by: any progress at all?
-            return Liveness.PROGRESSING if self.progress else Liveness.ALIVE
         if self._tripped(idle, ("progress_idle",)) is not None:
             return Liveness.ALIVE
-        return Liveness.PROGRESSING
+        if self.progress and self.events == self._events_at_progress:
+            return Liveness.PROGRESSING
+        return Liveness.WAITING
+
+    def on_progress(self) -> None:
+        super().on_progress()
+        self._events_at_progress = self.events  # an event after this one means progress paused
 
 
 #: The names of the three clocks a stream can time out on, in the order they are judged.

@@ -54,7 +54,7 @@ def test_fresh_watchdog_is_fine_until_a_limit_is_reached():
     clock = FakeClock()
     dog = Watchdog(byte_idle=5, event_idle=10, progress_idle=20, clock=clock)
     assert dog.check() is None
-    assert dog.state() is Liveness.PROGRESSING
+    assert dog.state() is Liveness.WAITING  # nothing has arrived: not "progressing"
     clock.advance(4.5)
     assert dog.check() is None
     clock.advance(0.5)  # exactly the limit: tripped
@@ -104,9 +104,34 @@ def test_disabled_limits_never_trip():
     dog = Watchdog(byte_idle=None, event_idle=None, progress_idle=None, clock=clock)
     clock.advance(10_000)
     assert dog.check() is None
-    assert dog.state() is Liveness.ALIVE  # nothing ever progressed, and no limit to judge by
+    assert dog.state() is Liveness.WAITING  # nothing ever progressed, and no limit to judge by
+    dog.on_event()
     dog.on_progress()
     assert dog.state() is Liveness.PROGRESSING
+    dog.on_heartbeat(8)
+    clock.advance(10_000)
+    assert dog.state() is Liveness.WAITING  # without a progress limit, never "alive, not progressing"
+
+
+def test_the_state_says_waiting_from_the_first_heartbeat_after_progress_until_the_limit():
+    clock = FakeClock()
+    dog = Watchdog(byte_idle=30, event_idle=60, progress_idle=120, clock=clock)
+    assert dog.state() is Liveness.WAITING  # the request was sent, nothing came yet
+    clock.advance(1)
+    dog.on_bytes(80)
+    dog.on_event()
+    dog.on_progress()
+    assert dog.state() is Liveness.PROGRESSING
+    clock.advance(5)
+    assert dog.state() is Liveness.PROGRESSING  # nothing came after the text: still the latest news
+    states = []
+    for _ in range(7):  # a ping every 20 s: never progress again
+        clock.advance(20)
+        dog.on_heartbeat(16)
+        states.append((round(dog.idle()["progress"]), dog.state()))
+    assert states == [(25, "waiting"), (45, "waiting"), (65, "waiting"), (85, "waiting"), (105, "waiting"),
+                      (125, "alive"), (145, "alive")]
+    assert dog.check() == IdleVerdict("progress_idle", 145, 120)
 
 
 def test_limits_must_be_positive():
