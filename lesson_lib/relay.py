@@ -44,7 +44,7 @@ import ipaddress
 import json
 import socket
 import threading
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -58,6 +58,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 
+from .activity import CallClock
 from .completion import StreamResult, check_options, consume
 from .contracts import get_contract
 from .http import MAX_TIMEOUT, ContentEncodingError, open_areads, open_reads, read_events
@@ -167,7 +168,8 @@ class RelayServer:
     is at ``url + "/"`` and the stream at :attr:`stream_url`. ``variant`` is the default pipeline
     (``?variant=`` overrides it per request); ``upstream_method`` and ``upstream_json`` are the request
     sent upstream; ``timeout`` bounds connecting to the upstream and each read; ``idle_timeout``,
-    ``progress_timeout`` and ``deadline`` are lesson_lib's stream clocks (outcome ``timed_out``);
+    ``progress_timeout`` and ``deadline`` are lesson_lib's stream clocks (outcome ``timed_out``; the
+    deadline counts from the relay's request upstream, connecting and the headers included);
     ``rewrite=(old, new)`` replaces text in what is forwarded (as a gateway renames a model); ``recut``
     and ``recut_delay`` re-cut each forwarded event inside a character (see the module docstring).
 
@@ -260,21 +262,34 @@ class RelayServer:
         return _RelayStream(self, variant, self.recut if recut is None else recut == "1")
 
     async def _relay_once(self, variant: str, recut: bool, emit: Any) -> None:
-        """Open the upstream, run the pipeline, and close the upstream on every path (cancel included)."""
+        """Open the upstream, run the pipeline, and close the upstream on every path (cancel included).
+
+        A ``deadline`` counts from here (connecting to the upstream and its headers included): if it runs
+        out before the upstream's body starts, the pipeline runs on no body and says ``timed_out``."""
+        clock = CallClock()
+        options = {**self.consume_options, "clock": clock}
+        bound = asyncio.timeout(options.get("deadline"))
         try:
-            reads = await open_areads(
-                self.upstream_url,
-                method=self.upstream_method,
-                json=self.upstream_json,
-                timeout=self.timeout,
-            )
+            async with bound:
+                reads = await open_areads(
+                    self.upstream_url,
+                    method=self.upstream_method,
+                    json=self.upstream_json,
+                    timeout=self.timeout,
+                )
+        except TimeoutError:
+            if not bound.expired():
+                raise
+            plan = Plan(self.contract, options, self.rewrite, recut, self.recut_delay)
+            await run_variant(variant, _no_body(), emit, plan)
+            return
         except httpx.HTTPStatusError as exc:
             await emit(_failed("HTTPStatusError", status=exc.response.status_code))
             return
         except (httpx.TransportError, ContentEncodingError) as exc:
             await emit(_failed(type(exc).__name__))
             return
-        plan = Plan(self.contract, dict(self.consume_options), self.rewrite, recut, self.recut_delay)
+        plan = Plan(self.contract, options, self.rewrite, recut, self.recut_delay)
         try:
             await run_variant(variant, reads, emit, plan)
         finally:
@@ -382,6 +397,12 @@ class RelayServer:
     def __repr__(self) -> str:
         state = "running" if self.running else "stopped" if self._server else "not_started"
         return f"RelayServer({self.contract}, variant={self.variant!r}, {_t(f'relay.state.{state}')})"
+
+
+async def _no_body() -> AsyncIterator[bytes]:
+    """The upstream body when the deadline ran out before it started: nothing."""
+    return
+    yield  # an async generator that yields nothing
 
 
 def _failed(kind: str, **extra: Any) -> bytes:

@@ -438,3 +438,16 @@ def test_a_relay_stops_by_itself_after_its_lifetime() -> None:
         time.sleep(1.5)
         assert not relay.running
         relay.stop()
+
+
+def test_the_relays_deadline_counts_from_its_upstream_request_headers_included() -> None:
+    # An upstream that dribbles its headers for 5 s: the relay's deadline of 1 s ends it, in-band.
+    from tests.test_timeouts import DRIBBLED_HEADERS, ScriptedServer
+
+    with ScriptedServer(DRIBBLED_HEADERS) as up, RelayServer(up.url, "openai-chat", deadline=1.0) as relay:
+        started = time.monotonic()
+        reply = read_relay(relay.stream_url())
+        elapsed = time.monotonic() - started
+    assert reply.outcome["outcome"] == "timed_out" and reply.outcome["error"]["kind"] == "deadline"
+    assert reply.events == [] and reply.ended == "end of body"
+    assert 0.95 <= elapsed < 1.7  # was the 5 s of headers, then the deadline
