@@ -330,6 +330,15 @@ def test_the_deadline_bounds_headers_dribbled_one_line_every_half_second(run):
     assert result.outcome is Outcome.TIMED_OUT and result.error.kind == "deadline"
     assert result.stats.bytes == 0 and result.text == ""
     assert 0.95 <= elapsed < 1.0 + SLACK
+    _no_watchdog_left()
+
+
+def _no_watchdog_left() -> None:
+    """The sync watchdog threads end with their call (each is stopped when its response is released)."""
+    for thread in threading.enumerate():
+        if thread.name == "lesson_lib-http-watchdog":
+            thread.join(2)
+    assert not [t for t in threading.enumerate() if t.name == "lesson_lib-http-watchdog"]
 
 
 @pytest.mark.parametrize("run", [_sync, _async], ids=["sync", "async"])
@@ -349,6 +358,7 @@ def test_each_read_waits_only_the_time_left_on_the_deadline(run):
     assert result.outcome is Outcome.TIMED_OUT and result.error.kind == "deadline"
     assert result.text == "你é🙂"  # the first event arrived and counts
     assert 1.95 <= elapsed < 2.0 + SLACK
+    _no_watchdog_left()
 
 
 @pytest.mark.parametrize("run", [_sync, _async], ids=["sync", "async"])
