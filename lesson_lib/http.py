@@ -47,8 +47,8 @@ are in, the response's socket; on a connection reused from the caller's ``client
 per read only (each read waits at most ``min(timeout, the deadline's time left)``), not in total. And over
 any other sync source (a generator, a file), :func:`~lesson_lib.completion.consume` judges the clocks only
 between reads: a read that blocks returns when it returns. Tolerance: a clock fires within about 0.1 s
-of running out on an idle machine (the watchdog's wake-up, then the close); the tests allow 1 s on a loaded
-two-core machine.
+of running out (the watchdog's wake-up, then the close; measured 0.001-0.064 s past the deadline on a busy
+two-core machine); ``tests/test_timeouts.py`` allows 0.7 s.
 
 Compression. httpx asks for ``Accept-Encoding: gzip, deflate`` by default and decodes in ``iter_bytes()``;
 this module reads ``iter_raw()``, so it asks for ``Accept-Encoding: identity`` instead (unless the caller
@@ -494,7 +494,7 @@ def stream_http(
     down when it is up: see the module's "What a blocked sync read cannot do" for the one case it cannot
     reach, headers on a reused connection of the caller's ``client``). When one runs out the response is
     closed and the outcome is ``timed_out``, also when the deadline runs out before the body starts.
-    Tolerance: within about 0.1 s of the clock on an idle machine (tested with 1 s to spare).
+    Tolerance: within about 0.1 s of the clock (``tests/test_timeouts.py`` allows 0.7 s).
     """
     check_options(contract, **consume_options)  # before any request is sent
     reads, options = _timed_open(url, method, json, headers, client, timeout, consume_options)
@@ -644,7 +644,7 @@ async def astream_http(
     headers are awaited inside ``asyncio.timeout`` set to it), ``idle_timeout`` and ``progress_timeout``
     from the start of the body; each read is awaited inside ``asyncio.timeout`` set to the nearest clock,
     so a clock fires on time even in the middle of a read (tolerance: the event loop's wake-up, well under
-    0.1 s on an idle machine; tested with 1 s to spare).
+    0.1 s; ``tests/test_timeouts.py`` allows 0.7 s).
     """
     check_options(contract, **consume_options)
     _check_request(url, method, headers, client, timeout, httpx.AsyncClient)
