@@ -218,7 +218,9 @@ PATHS = {
     "break": (path_break, {}),
     "exception": (path_exception, {}),
     "cancel": (path_cancel, {"delay": 0.005}),
-    "timeout": (path_timeout, {"delay": 0.005}),
+    # A stall after the first event: the 10 ms left after the first text always run out inside the body,
+    # however late a loaded machine schedules the loop.
+    "timeout": (path_timeout, {"delay": 0.005, "stall_after": 8, "stall_for": 0.3}),
     "idle_timeout": (path_idle_timeout, {"stall_after": 2, "stall_for": 5.0}),
 }
 
