@@ -348,7 +348,8 @@ def test_unknown_question():
 
 # -- a hint never contains an accepted answer ------------------------------------------------------------
 
-#: Words for numbers that check() does not read as answers but a hint could still say.
+#: Words for numbers that a hint could say: check() reads them only where a question counts times, and the
+#: leak test looks for them in every hint.
 _MULTIPLES = {"once": "1", "twice": "2", "thrice": "3"}
 _PUNCTUATION = ".,;:!?()'\"`"
 #: Chinese prose punctuation, stripped from the ends of a candidate like the English above.
@@ -1116,3 +1117,21 @@ def test_three_hints_that_nearly_gave_the_answer_now_point_at_the_idea(key, wron
     said = [x for x in _GIVEAWAYS[key, wrong] if x.casefold() in hint.casefold()]
     assert not said, (said, hint)
     assert wrong is None or hint.rstrip().endswith(("?", "？")), hint  # a targeted hint asks
+
+
+# -- what the digests do, and what they do not -------------------------------------------------------------
+
+
+def test_the_digests_keep_answers_out_of_sight_not_out_of_reach():
+    """As the package docstring says: hashing each question's few candidates recovers its answer, so the
+    digests are no secret. Every single-choice and True/False answer falls to a loop over its letters."""
+    from lesson_lib.exercises import digest
+
+    _load_all()
+    recovered = {}
+    for key, q in QUESTIONS.items():
+        if q.kind in ("choice", "bool"):
+            candidates = list(q.options.letters) if q.kind == "choice" else [True, False]
+            found = [c for c in candidates if digest(q.kind, c) == q.answer_digest]
+            recovered[key] = found[0] if len(found) == 1 else None
+    assert recovered == {k: ANSWERS[k] for k in recovered}
