@@ -992,7 +992,12 @@ NATURAL_FORMS = {
     ],
     "09.naive_fragments": ["none", "zero", "none of them", "0 of them"],
     "09.done_missing": [True, "true"],
-    "09.anthropic_close": ["content_block_stop", "D) content_block_stop", "ｃｏｎｔｅｎｔ_block_stop"],
+    "09.anthropic_close": [
+        "content_block_stop",
+        "D) content_block_stop",
+        "ｃｏｎｔｅｎｔ_block_stop",
+        "event: content_block_stop",
+    ],
     "09.reasoning_where": [
         "reasoning_text",
         "in reasoning_text",
@@ -1018,6 +1023,8 @@ NATURAL_FORMS = {
 
 #: Natural right forms read in the Chinese edition (a Chinese option's words, Chinese aliases).
 CHINESE_NATURAL_FORMS = {
+    "00.closed_socket": ["对的", "是的"],
+    "07.proof": ["不对", "错的"],
     "00.held_layer": ["B) 字符", "B）字符", "字符层", "Ｂ）字符"],
     "03.id": ["空字符串", "空串"],
     "03.json_when": ["派发时", "C) 空行派发事件时"],

@@ -26,7 +26,7 @@ when they read to the same normal form. What each kind accepts:
   letters run together (``"BC"``) when every character is an option letter and the string is not an
   option's words. Read as ``"B,C"``.
 * ``bool``: ``True``/``False``, and ``"true"``, ``"false"``, ``"yes"``, ``"no"`` in any case; ``"对"``,
-  ``"是"``, ``"正确"`` and ``"错"``, ``"否"``, ``"错误"``.
+  ``"是"``, ``"正确"``, ``"对的"``, ``"是的"`` and ``"错"``, ``"否"``, ``"错误"``, ``"错的"``, ``"不对"``.
 * ``word``: case-insensitive, runs of whitespace read as one space, quotes around the answer dropped. An
   exception class or instance reads as its class name, an enum member as its value; a qualified name as
   the name (``lesson_lib.errors.TruncatedCharacterError``, ``builtins.UnicodeDecodeError``,
@@ -420,7 +420,8 @@ class Options:
             return exact[0]
         text = unquote(raw.strip())
         fits: list[str] = []
-        for candidate in dict.fromkeys((text, unqualified(text))):
+        event_line = re.sub(r"^event: ?", "", text)  # "event: content_block_stop", the line of an event type
+        for candidate in dict.fromkeys((text, unqualified(text), event_line)):
             folded = _option_words(candidate)
             fits = [x for x, (forms, _) in self.forms.items() if folded and folded in forms]
             if fits:
@@ -482,9 +483,9 @@ def _bool(answer: Any) -> str:
     if isinstance(answer, bool):
         return str(answer)
     word = unquote(as_text(answer).strip()).strip().casefold()
-    if word in {"true", "yes", "对", "是", "正确"}:
+    if word in {"true", "yes", "对", "是", "正确", "对的", "是的"}:
         return "True"
-    if word in {"false", "no", "错", "否", "错误"}:
+    if word in {"false", "no", "错", "否", "错误", "错的", "不对"}:
         return "False"
     raise UnreadableAnswer(f"not a yes/no answer: {answer!r}")
 
