@@ -1060,6 +1060,7 @@ def test_every_natural_right_form_passes(key, language):
         ("00.held_layer", "A) character"),  # the letter and the words disagree
         ("00.held_layer", "value"),
         ("01.bytes", "once"),  # "once" counts times, not bytes
+        ("02.cr_lf_across", "once"),  # the answer is 1, but "once" does not count line endings
         ("05.closes", "twice"),
         ("01.final", "builtins.UnicodeDecodeError"),  # right family, not the class
         ("01.final", "mymodule.TruncatedCharacterError"),  # not a path this course has
