@@ -73,12 +73,12 @@ def _first_idle_limit_with_a_byte_per_second() -> str:
     return dog.check().limit
 
 
-def _ping_moves_progress() -> bool:
+def _ping_moves_bytes_and_events_only() -> bool:
     now = [0.0]
     dog = Watchdog(clock=lambda: now[0])
     now[0] = 5.0
     dog.on_heartbeat(16)
-    return dog.last_progress == 5.0
+    return dog.last_byte == dog.last_event == 5.0 and dog.last_progress == 0.0
 
 
 def _closes_after_early_break() -> int:
@@ -174,6 +174,8 @@ def _mcp_eof_outcome() -> tuple[str, str | None, bool]:
     )
     result = consume([body], "mcp", request_id=7)
     return str(result.outcome), result.truncated_at, bool(result.last_event_id)
+
+
 def _fragments_json_loads_accepts(name: str) -> int:
     """How many of call 0's fragments parse alone (the fragments as the contract delivers them)."""
     from lesson_lib.widgets import naive_parse, value_timeline
@@ -217,7 +219,7 @@ ANSWERS = {
     "01.corrupting_cuts": [c for c, p in two_piece_splits("café".encode()) if naive_decode(p) != "café"],
     "01.held_max": 3,
     "01.final": _close_error_name("🙂".encode()[:3]),
-    "01.replace": "B",
+    "01.replace": "D",
     "02.lines": len(_ANY_ENDING.split("a\r\nb\rc\n\nd")) - 1,
     "02.cr_lf_across": 1,
     "02.splitlines": [
@@ -228,12 +230,12 @@ ANSWERS = {
     "02.pending": _pending_after("data: 你", "好"),
     "03.events": len(parse_sse([b"data: a\n\ndata\n\n: ping\n\nevent: x\n\n"])),
     "03.space": {"x": "A", " x": "B", "  x": "C"}[parse_sse([b"data:  x\n\n"])[0].data],
-    "03.id": {"7": "A", "": "B"}[_last_event_id(b"id: 7\ndata: a\n\nid\ndata: b\n\n")],
+    "03.id": {"": "A", "7": "C"}[_last_event_id(b"id: 7\ndata: a\n\nid\ndata: b\n\n")],
     "03.json_when": "C",
     "03.framing": "B",
     "00.held_layer": "B",
     "00.closed_socket": consume([load("openai-chat/truncated_clean_boundary").body], "openai-chat").outcome
-    is Outcome.COMPLETED,
+    is not Outcome.COMPLETED,
     "00.openai_done": parse_sse([load("openai-chat/completed").body])[-1].data,
     "04.done_owner": {"openai-chat": "A", "openai-responses": "B", "anthropic-messages": "C", "gemini": "D"}[
         next(
@@ -248,7 +250,7 @@ ANSWERS = {
     "04.length": str(consume([load("openai-chat/incomplete").body], "openai-chat").outcome),
     "04.anthropic_terminal": parse_sse([load("anthropic-messages/completed").body])[-1].type,
     "04.gemini_cut": not _gemini_cut_between_events_passes(),
-    "05.ping_progress": _ping_moves_progress(),
+    "05.ping_progress": _ping_moves_bytes_and_events_only(),
     "05.which_clock": {"byte_idle": "A", "event_idle": "B", "progress_idle": "C"}[
         _first_idle_limit_with_a_byte_per_second()
     ],
@@ -258,19 +260,19 @@ ANSWERS = {
     else "A",
     "05.closes": _closes_after_early_break(),
     "09.naive_fragments": _fragments_json_loads_accepts("openai-chat/tools_parallel"),
-    "09.done_missing": any(
+    "09.done_missing": not any(
         c.complete
         for c in consume([load("openai-chat/tools_truncated_before_done").body], "openai-chat").tool_calls
     ),
-    "09.anthropic_close": "B"
-    if consume(
-        [load("anthropic-messages/tools_truncated_after_block_stop").body], "anthropic-messages"
-    ).tool_calls[0].complete
-    else "C",
-    "09.reasoning_where": "B"
+    "09.anthropic_close": "D"
+    if consume([load("anthropic-messages/tools_truncated_after_block_stop").body], "anthropic-messages")
+    .tool_calls[0]
+    .complete
+    else "B",
+    "09.reasoning_where": "C"
     if consume([load("openai-chat/reasoning_deepseek").body], "openai-chat").reasoning_text
     else "D",
-    "09.surrogate": "B"
+    "09.surrogate": "A"
     if "🚀" in str(consume([load("openai-chat/tools_parallel").body], "openai-chat").tool_calls[1].arguments)
     else "D",
     "07.splits": len(list(two_piece_splits(b"0123456789"))),
@@ -278,21 +280,21 @@ ANSWERS = {
     "07.reference": "A",
     "07.proof": False,
     "06.replace_count": naive_decode(dict(two_piece_splits("data: 你好".encode()))[7]).count("\ufffd"),
-    "06.sdk_truncated": "B",
+    "06.sdk_truncated": "D",
     "06.heartbeat_inside": len(parse_sse([b"data: a\n: ping\n\ndata: b\n\n"])),
-    "08.heartbeat_clock": {"idle_timeout": "A", "progress_timeout": "B"}[_clock_behind_pings()],
+    "08.heartbeat_clock": {"progress_timeout": "A", "idle_timeout": "B"}[_clock_behind_pings()],
     "08.aclosing": _closed_at_an_abandoned_break(),
     "08.cancel": _what_a_cancelled_aconsume_shows(),
-    "08.mcp_eof": "B" if _mcp_eof_outcome() == ("truncated", "completion", True) else "A",
-    "08.resumable": ["B", "C"],
+    "08.mcp_eof": "C" if _mcp_eof_outcome() == ("truncated", "completion", True) else "A",
+    "08.resumable": ["A", "D"],
     "10.fffd_count": _relayed_fffd_after_a_cut_inside("你"),
     "10.regex_whole": _regex_split_passes_with_whole_bodies(),
-    "10.eventsource": "C",
-    "10.cancel": "B",
+    "10.eventsource": "B",
+    "10.cancel": "D",
     "10.invented": _what_consume_says_after_an_invented_finish(),
     "06.resume_without_ids": "A"
     if any(e.last_event_id for e in parse_sse([load("openai-chat/completed").body]))
-    else "B",
+    else "C",
 }
 
 
@@ -346,7 +348,8 @@ def test_unknown_question():
 
 # -- a hint never contains an accepted answer ------------------------------------------------------------
 
-#: Words for numbers that check() does not read as answers but a hint could still say.
+#: Words for numbers that a hint could say: check() reads them only where a question counts times, and the
+#: leak test looks for them in every hint.
 _MULTIPLES = {"once": "1", "twice": "2", "thrice": "3"}
 _PUNCTUATION = ".,;:!?()'\"`"
 #: Chinese prose punctuation, stripped from the ends of a candidate like the English above.
@@ -533,20 +536,29 @@ def equivalent_forms(key: str) -> list:
         return [tuple(answer), set(answer), ", ".join(map(str, answer)), str(answer), *answer[:1]]
     if q.kind == "choice":
         options = q.options.texts
-        forms = [answer.lower(), f"({answer})", f"{answer})", [answer], f" {answer} "]
+        forms = [answer.lower(), f"({answer})", f"{answer})", [answer], f" {answer} ", full_width(answer)]
         text = options[answer]
+        forms += [f"{answer}) {text}", f"({answer}) {text}"]  # the option exactly as printed
         if not text.startswith(("'", '"')):
             forms += [text, text.upper()]
         return forms
     if q.kind == "choices":
         return [",".join(answer), ", ".join(answer), "".join(answer), " and ".join(answer), tuple(answer)]
     if q.kind == "bool":
-        return [str(answer), str(answer).lower(), "yes" if answer else "no", str(answer).upper()]
+        forms = [str(answer), str(answer).lower(), "yes" if answer else "no", str(answer).upper()]
+        return [*forms, full_width(str(answer))]
     if q.kind == "word":
-        return [answer.upper(), f"  {answer}  ", f"'{answer}'", answer.title()]
+        return [answer.upper(), f"  {answer}  ", f"'{answer}'", answer.title(), full_width(answer)]
     if q.kind == "literal":
-        return [f" {answer} ", f"'{answer}'", f'"{answer}"']
+        # exactly as sent, or inside the quotes of a Python string; never with whitespace around it
+        return [answer, f"'{answer}'", f'"{answer}"', full_width(answer)]
     raise AssertionError(q.kind)
+
+
+def full_width(text: str) -> str:
+    """``text`` with its ASCII letters, digits and punctuation in their full-width forms (what a Chinese
+    input method types: Ｂ, ３, ［DONE］), spaces left as they are."""
+    return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in text)
 
 
 def chinese_equivalent_forms(key: str) -> list:
@@ -592,6 +604,7 @@ def test_equivalent_forms_of_the_true_answer_pass(key, language):
         ("03.space", "one space"),
         ("03.id", ""),
         ("03.id", "empty"),
+        ("03.id", "the empty string"),
         ("03.framing", "NDJSON"),
         ("03.framing", "ndjson"),
         ("04.done_owner", "OpenAI Chat Completions"),
@@ -626,6 +639,7 @@ def test_an_exception_class_reads_as_its_name():
         ("03.space", "x"),  # A's value, not B's: spaces inside a quoted value are exact
         ("03.space", "  x"),
         ("03.id", "7"),
+        ("03.id", "None"),
         ("02.splitlines", "B"),
         ("02.splitlines", "A, B, C"),
         ("01.corrupting_cuts", "3, 4"),
@@ -785,6 +799,7 @@ def test_count_units_come_from_how_many():
     from lesson_lib.exercises.answers import count_units
 
     assert count_units("How many two-piece splits does a 10-byte body have?") == {
+        "two-piece",
         "two-piece splits",
         "splits",
         "two-piece split",
@@ -821,3 +836,310 @@ def test_a_targeted_hint_asks_rather_than_tells(key, wrong, gives_away):
     message = check(key, wrong).message
     assert not check(key, wrong).correct
     assert gives_away not in message and message.rstrip().endswith("?"), message
+
+
+# -- a literal is compared exactly ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("key", "answer"),
+    [
+        ("02.pending", "data: 你好\r"),  # a line ending: the line would no longer be pending
+        ("02.pending", "data: 你好\n"),
+        ("02.pending", "data: 你好\r\n"),
+        ("02.pending", " data: 你好"),
+        ("02.pending", "data:  你好"),  # two spaces are another pending text
+        ("02.pending", "data:\u3000你好"),  # an ideographic space is another byte, NFKC or not
+        ("00.openai_done", " [DONE] "),
+        ("00.openai_done", "[DONE]\n"),
+        ("00.openai_done", " '[DONE]' "),  # quotes are string syntax; the spaces outside them are bytes
+        ("04.anthropic_terminal", "message_stop "),
+        ("04.anthropic_terminal", "event: message_stop\n"),
+    ],
+)
+def test_a_literal_is_compared_exactly_and_whitespace_is_named(key, answer, language):
+    result = check(key, answer)
+    assert not result.correct, result
+    said = "on the wire that byte matters" if language == "en" else "这个字节是有区别的"
+    assert said in result.message, result.message
+
+
+def test_other_literal_mistakes_are_not_called_whitespace():
+    assert (
+        "that byte matters" not in check("02.pending", "data:你好").message
+    )  # a missing byte, not whitespace
+    assert "wrong case" in check("00.openai_done", " [done] ").message
+
+
+# -- every right answer a learner would type passes, in both editions ----------------------------------------
+
+#: The natural ways of writing each question's right answer, beyond the forms every question of its kind
+#: accepts (equivalent_forms): the option as printed, an option's own words, number words, qualified names,
+#: an event line, full-width input, the glossary's Chinese terms. Read in both languages.
+NATURAL_FORMS = {
+    "00.held_layer": [
+        "B) character",
+        "b) character",
+        "(B) character",
+        "B. character",
+        "the character layer",
+        "character boundary",
+        "characters",
+        "the UTF-8 decoder",
+        "Ｂ",
+        "Ｂ) character",
+    ],
+    "00.closed_socket": [True, "true", "ＴＲＵＥ"],
+    "00.openai_done": ["[DONE]", "'[DONE]'", "［DONE］"],
+    "01.bytes": ["ten", "10 bytes", "１０", "exactly 10"],
+    "01.corrupting_cuts": [[4], "4", "[4]"],
+    "01.held_max": ["three", "3 bytes", "３"],
+    "01.final": [
+        "TruncatedCharacterError",
+        "lesson_lib.errors.TruncatedCharacterError",
+        "lesson_lib.TruncatedCharacterError",
+        "'TruncatedCharacterError'",
+    ],
+    "01.replace": [
+        "D) it turns a cut in the transport into silently wrong text",
+        "silently wrong text",
+        "Ｄ",
+    ],
+    "02.lines": ["four", "4 lines", "4 complete lines"],
+    "02.cr_lf_across": ["one", "one line ending", "1 ending"],
+    "02.splitlines": ["B, C", "NEL and U+2028", "U+0085, U+2028", "B) U+0085 (NEL), C) U+2028", "Ｂ，Ｃ"],
+    "02.pending": ["data: 你好", "'data: 你好'", '"data: 你好"', "ｄａｔａ: 你好"],
+    "03.events": ["two", "2 events", "２"],
+    "03.space": [" x", "' x'", "one space", "B) ' x' (one space)"],
+    "03.id": ["", "''", "empty", "the empty string", "an empty string", "empty string", "A) '' (empty)"],
+    "03.json_when": [
+        "on dispatch",
+        "at dispatch",
+        "when the event is dispatched",
+        "when the blank line dispatches the event",
+        "C) when the blank line dispatches the event",
+    ],
+    "03.framing": [
+        "NDJSON",
+        "ndjson",
+        "newline-delimited JSON",
+        "newline delimited json",
+        "JSON Lines",
+        "application/x-ndjson",
+        "B) NDJSON",
+    ],
+    "04.done_owner": ["OpenAI Chat Completions", "Chat Completions", "A) OpenAI Chat Completions"],
+    "04.clean_eof": [
+        "truncated",
+        "TRUNCATED",
+        "Outcome.TRUNCATED",
+        Outcome.TRUNCATED,
+        "被截断",
+        "'truncated'",
+    ],
+    "04.length": ["incomplete", "Outcome.INCOMPLETE", "未完成", "不完整", "ｉｎｃｏｍｐｌｅｔｅ"],
+    "04.anthropic_terminal": [
+        "message_stop",
+        "event: message_stop",
+        "event:message_stop",
+        "'message_stop'",
+        "'event: message_stop'",
+    ],
+    "04.gemini_cut": [False, "false", "no"],
+    "05.ping_progress": [True, "yes"],
+    "05.which_clock": ["event_idle", "event idle", "the event clock", "event", "B) event_idle"],
+    "05.limit": [
+        "limit_exceeded",
+        "limit exceeded",
+        "Outcome.LIMIT_EXCEEDED",
+        "it stops",
+        "stop",
+        "C) stop with outcome limit_exceeded, naming the limit and the byte offset",
+    ],
+    "05.closes": ["once", "Once", "exactly once", "one time", "1 time", "one"],
+    "06.replace_count": ["three", "3 U+FFFD", "three U+FFFD characters", "3 characters"],
+    "06.sdk_truncated": [
+        "ends without an exception",
+        "it ends normally",
+        "no exception",
+        "D) ends without an exception, with a shorter text",
+    ],
+    "06.heartbeat_inside": ["two", "2 events"],
+    "06.resume_without_ids": ["nothing resumes it", "it cannot resume", "nothing", "Ｃ"],
+    "07.splits": ["nine", "9 splits", "nine two-piece splits"],
+    "07.every_boundary": ["one-byte reads", "1-byte reads", "byte by byte", "C) one-byte reads"],
+    "07.reference": ["the parse of the same bytes in one read", "one read", "the unfragmented parse"],
+    "07.proof": [False, "no"],
+    "08.heartbeat_clock": [
+        "progress_timeout",
+        "progress timeout",
+        "the progress clock",
+        "progress",
+        "A) progress_timeout",
+    ],
+    "08.aclosing": [False, "False"],
+    "08.cancel": [
+        "CancelledError",
+        "asyncio.CancelledError",
+        "a CancelledError",
+        "B) CancelledError, raised after the source was closed",
+    ],
+    "08.mcp_eof": ["truncated", "truncated at completion", "resumable"],
+    "08.resumable": [
+        "A, D",
+        "Responses and MCP",
+        "A) OpenAI Responses started with background: true, D) MCP",
+    ],
+    "09.naive_fragments": ["none", "zero", "none of them", "0 of them"],
+    "09.done_missing": [True, "true"],
+    "09.anthropic_close": [
+        "content_block_stop",
+        "D) content_block_stop",
+        "ｃｏｎｔｅｎｔ_block_stop",
+        "event: content_block_stop",
+    ],
+    "09.reasoning_where": [
+        "reasoning_text",
+        "in reasoning_text",
+        "result.reasoning_text",
+        "C) in reasoning_text",
+    ],
+    "09.surrogate": ["🚀", "the rocket emoji", "U+1F680", "A) 🚀"],
+    "10.fffd_count": ["three", "3 U+FFFD"],
+    "10.regex_whole": [True, "yes"],
+    "10.eventsource": [
+        "decode a character cut across two reads",
+        "decode a cut character",
+        "B) decode a character cut across two reads",
+    ],
+    "10.cancel": [
+        "http.disconnect",
+        "the relay cancels the task",
+        "D) the relay cancels the request's task on"
+        " http.disconnect, and lesson_lib closes the upstream response",
+    ],
+    "10.invented": ["completed", "Outcome.COMPLETED", "A) completed"],
+}
+
+#: Natural right forms read in the Chinese edition (a Chinese option's words, Chinese aliases).
+CHINESE_NATURAL_FORMS = {
+    "00.closed_socket": ["对的", "是的"],
+    "07.proof": ["不对", "错的"],
+    "00.held_layer": ["B) 字符", "B）字符", "字符层", "Ｂ）字符"],
+    "03.id": ["空字符串", "空串"],
+    "03.json_when": ["派发时", "C) 空行派发事件时"],
+    "03.framing": ["换行分隔的 JSON"],
+    "05.closes": ["一次", "恰好一次", "１次"],
+    "05.limit": ["超出上限", "停止"],
+    "06.resume_without_ids": ["没有办法续传", "无法续传"],
+    "07.every_boundary": ["单字节读取", "逐字节读取"],
+    "07.reference": ["一次读完"],
+    "08.heartbeat_clock": ["进展时钟", "A）progress_timeout"],
+    "08.mcp_eof": ["被截断", "可以续传"],
+    "09.surrogate": ["火箭"],
+    "10.invented": ["已完成"],
+}
+
+
+def test_natural_forms_name_real_questions():
+    _load_all()
+    assert set(NATURAL_FORMS) == set(QUESTIONS)
+    assert set(CHINESE_NATURAL_FORMS) <= set(QUESTIONS)
+
+
+@pytest.mark.parametrize("key", sorted(NATURAL_FORMS))
+def test_every_natural_right_form_passes(key, language):
+    forms = NATURAL_FORMS[key] + (CHINESE_NATURAL_FORMS.get(key, []) if language == "zh-CN" else [])
+    failing = [(form, check(key, form).message) for form in forms if not check(key, form).correct]
+    assert not failing, failing
+
+
+@pytest.mark.parametrize(
+    ("key", "answer"),
+    [
+        ("00.held_layer", "A) character"),  # the letter and the words disagree
+        ("00.held_layer", "value"),
+        ("01.bytes", "once"),  # "once" counts times, not bytes
+        ("02.cr_lf_across", "once"),  # the answer is 1, but "once" does not count line endings
+        ("05.closes", "twice"),
+        ("01.final", "builtins.UnicodeDecodeError"),  # right family, not the class
+        ("01.final", "mymodule.TruncatedCharacterError"),  # not a path this course has
+        ("03.id", "None"),
+        ("04.clean_eof", "不完整"),  # incomplete, not truncated
+        ("04.clean_eof", "截断"),  # not read as an outcome: it is an ordinary word of the hints
+        ("04.done_owner", "OpenAI"),  # fits A and B
+        ("04.anthropic_terminal", "data: message_stop"),  # not the event field
+        ("08.mcp_eof", "completed"),
+        ("09.surrogate", "U+FFFD"),
+        ("10.invented", "Outcome.TRUNCATED"),
+    ],
+)
+def test_ambiguous_or_wrong_forms_are_still_refused(key, answer, language):
+    assert not check(key, answer).correct
+
+
+def test_letter_and_words_that_disagree_are_told_they_fit_two_options():
+    assert "fits more than one option (A and B)" in check("00.held_layer", "A) character").message
+
+
+# -- answer positions are balanced across the course ---------------------------------------------------------
+
+
+def test_answer_positions_are_balanced():
+    """No letter is the answer of more than a third of the single-choice questions (rounded up), and
+    True/False answers are near half and half. Computed from the registry with the true answers above,
+    which are checked against the digests (the same in both languages) by test_the_true_answer_is_accepted."""
+    _load_all()
+    letters = [ANSWERS[k] for k, q in QUESTIONS.items() if q.kind == "choice"]
+    bools = [ANSWERS[k] for k, q in QUESTIONS.items() if q.kind == "bool"]
+    most = max(letters.count(x) for x in set(letters))
+    assert most <= -(-len(letters) // 3), {x: letters.count(x) for x in sorted(set(letters))}
+    assert abs(bools.count(True) - bools.count(False)) <= 1, bools
+    assert all(check(k, ANSWERS[k]).correct for k, q in QUESTIONS.items() if q.kind in ("choice", "bool"))
+
+
+def test_the_last_letter_of_the_four_option_questions_is_an_answer_too():
+    """Among the questions with four or more options, D (the last letter they all have) is an answer too:
+    a learner cannot learn that the last option is never right."""
+    _load_all()
+    wide = [ANSWERS[k] for k, q in QUESTIONS.items() if q.kind == "choice" and len(q.options.texts) >= 4]
+    assert "D" in wide and max(wide.count(x) for x in set(wide)) <= -(-len(wide) // 2), wide
+
+
+# -- hints point at the idea, not at the answer --------------------------------------------------------------
+
+
+#: Three hints that once nearly gave the answer, and what each said: 02.splitlines named the very characters
+#: that are the answer; 08.heartbeat_clock's hint for C pointed at B (the clock nothing resets);
+#: 06.replace_count's hint for 2 stated the counting rule.
+_GIVEAWAYS = {
+    ("02.splitlines", None): ("\\x85", "\x85", "U+0085", "NEL", "2028", "下一行符"),
+    ("08.heartbeat_clock", "C"): ("progress", "nothing resets", "进展", "进度", "没有任何东西"),
+    ("06.replace_count", "2"): ("each one its own", "two of them", "各算各", "两个后续字节能组成"),
+}
+
+
+@pytest.mark.parametrize(("key", "wrong"), sorted(_GIVEAWAYS, key=str))
+def test_three_hints_that_nearly_gave_the_answer_now_point_at_the_idea(key, wrong, language):
+    hint = question(key).hint if wrong is None else question(key).hints[wrong]
+    said = [x for x in _GIVEAWAYS[key, wrong] if x.casefold() in hint.casefold()]
+    assert not said, (said, hint)
+    assert wrong is None or hint.rstrip().endswith(("?", "？")), hint  # a targeted hint asks
+
+
+# -- what the digests do, and what they do not -------------------------------------------------------------
+
+
+def test_the_digests_keep_answers_out_of_sight_not_out_of_reach():
+    """As the package docstring says: hashing each question's few candidates recovers its answer, so the
+    digests are no secret. Every single-choice and True/False answer falls to a loop over its letters."""
+    from lesson_lib.exercises import digest
+
+    _load_all()
+    recovered = {}
+    for key, q in QUESTIONS.items():
+        if q.kind in ("choice", "bool"):
+            candidates = list(q.options.letters) if q.kind == "choice" else [True, False]
+            found = [c for c in candidates if digest(q.kind, c) == q.answer_digest]
+            recovered[key] = found[0] if len(found) == 1 else None
+    assert recovered == {k: ANSWERS[k] for k in recovered}

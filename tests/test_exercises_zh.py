@@ -241,12 +241,12 @@ def test_count_units_from_a_chinese_prompt():
         ("08.heartbeat_clock", "进展时钟"),
         ("08.heartbeat_clock", "进展"),
         ("09.reasoning_where", "reasoning_text"),
-        ("10.cancel", "（B）"),
+        ("10.cancel", "（D）"),
         ("01.corrupting_cuts", "四"),
-        ("08.resumable", "B，C"),
+        ("08.resumable", "A，D"),
         ("07.proof", "错"),
         ("10.regex_whole", "对"),
-        ("00.closed_socket", "错误"),
+        ("00.closed_socket", "正确"),
     ],
 )
 def test_chinese_forms_of_the_answer_pass(key, answer, zh):

@@ -1,12 +1,18 @@
 """Self-checks for the lessons: a learner answers in a cell, ``check()`` says right or gives a hint.
 
 A wrong answer gets a hint, never the answer. Answers are stored as SHA-256 digests of their normal form,
-so reading this package's source does not give them away either (it only makes them checkable). Every
-equivalent form of an answer passes ("B,C", "B, C", "BC", ["B", "C"], an option's words, "three" for 3,
-any case where case is not the point); the forms are in :mod:`.answers`. Where case is the point (what is
-on the wire), a question is ``literal`` and the right text in the wrong case is told so. A true but too
-general answer (a base class of the exception asked for) is told "right family, be more specific". No hint
-contains an answer its question accepts: ``tests/test_exercises.py`` looks for every form in every hint.
+which keeps an answer out of sight, not out of reach: a learner scrolling through this package does not
+read the answers, but anyone who hashes the few candidates of a question (its letters, a few numbers, the
+words in its prompt) with :func:`digest` recovers them in a short loop. The digests are a courtesy to the
+learner who wants to try first, not a secret; a course that grades for marks would keep its answers on a
+server. Every equivalent form of an answer passes ("B,C", "B, C", "BC", ["B", "C"], "B) character" as the
+option is printed, an option's words, "three" for 3, "once" where times are counted, full-width ``Ｂ``, a
+qualified ``lesson_lib.errors.X``, any case where case is not the point); the forms are in
+:mod:`.answers`. Where the exact text is the point (what is on the wire), a question is ``literal``: it is
+compared as typed, and the right text with other whitespace or a line ending, or in the wrong case, is told
+which of the two it got wrong. A true but too general answer (a base class of the exception asked for) is
+told "right family, be more specific". No hint contains an answer its question accepts:
+``tests/test_exercises.py`` looks for every form in every hint.
 
 Each lesson's questions live in their own module (``lesson_01`` ...) and register here when imported, with
 what is the same in every language (kind, digest, aliases ...). What a learner reads (the prompt, hints,
@@ -39,6 +45,7 @@ from .answers import (
     as_text,
     count_units,
     normal_form,
+    unquote,
     words,
 )
 
@@ -68,7 +75,8 @@ class Question:
     answers (in normal form) that are true but too general, e.g. a base class of the exception asked for:
     they are told "right family, be more specific". For a ``literal`` question, ``folded_digest`` is the
     digest of the answer as a ``word`` (case-insensitive), so that the right letters in the wrong case are
-    told that case matters here.
+    told that case matters here. ``field`` names the SSE field a ``literal`` answer is the value of
+    (``"event"``): the field line, ``"event: message_stop"``, reads as the value.
     """
 
     key: str
@@ -79,6 +87,7 @@ class Question:
     local_aliases: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
     broader: tuple[str, ...] = ()
     folded_digest: str | None = None
+    field: str | None = None
 
     def __repr__(self) -> str:
         return text("exercises.question", key=self.key, prompt=self.prompt)
@@ -182,6 +191,7 @@ def register(
     zh_aliases: Mapping[str, Iterable[str]] | None = None,
     broader: Iterable[str] = (),
     folded_digest: str | None = None,
+    field: str | None = None,
 ) -> Question:
     """Register question ``key``; its prose is ``questions.<key>.*`` in every language's catalogue.
 
@@ -193,8 +203,8 @@ def register(
         raise ValueError(f"unknown question kind {kind!r}")
     if key in QUESTIONS:
         raise ValueError(f"question {key!r} registered twice")
-    if folded_digest is not None and kind != "literal":
-        raise ValueError("folded_digest is for literal questions only")
+    if (folded_digest is not None or field is not None) and kind != "literal":
+        raise ValueError("folded_digest and field are for literal questions only")
     names = dict(hints) if isinstance(hints, Mapping) else {form: form for form in hints}
     bad = [name for name in names.values() if not re.fullmatch(r"\w+", name, re.ASCII)]
     if bad:
@@ -209,6 +219,7 @@ def register(
         {language: by_letter for language, by_letter in local.items() if by_letter},
         tuple(words(b) for b in broader),
         folded_digest,
+        field,
     )
     Options(_english(f"questions.{key}.prompt"), question.aliases)  # refuses aliases for options it lacks
     QUESTIONS[key] = question
@@ -238,6 +249,14 @@ def questions(lesson: str) -> list[Question]:
     return [q for k, q in QUESTIONS.items() if k.split(".")[0] == lesson]
 
 
+def _only_whitespace_differs(q: Question, normal: str) -> bool:
+    """Whether the literal answer ``normal`` is the right text with whitespace or line endings added,
+    removed inside, or changed (spaces around it, a CR or LF after it, two spaces for one)."""
+    variants = {normal.strip(), " ".join(normal.split()), unquote(normal.strip())}
+    variants |= {" ".join(v.split()) for v in set(variants)}
+    return any(_sha(q.kind, v) == q.answer_digest for v in variants - {normal})
+
+
 def check(key: str, answer: Any) -> Result:
     """Check ``answer`` to question ``key``. Never reveals the answer: a wrong one gets a hint.
 
@@ -248,7 +267,7 @@ def check(key: str, answer: Any) -> Result:
     if answer is ...:
         return Result(key, False, text("exercises.unanswered", prompt=q.prompt))
     try:
-        normal = normal_form(q.kind, answer, q.options, q.units)
+        normal = normal_form(q.kind, answer, q.options, q.units, q.field)
     except AmbiguousAnswer as exc:
         letters = text("exercises.letters_joiner").join(exc.letters)
         return Result(key, False, text("exercises.ambiguous", shown=repr(exc.shown), letters=letters))
@@ -258,6 +277,8 @@ def check(key: str, answer: Any) -> Result:
         return Result(key, False, text("exercises.unreadable", wants=q.wants(), hint=q.hint))
     if _sha(q.kind, normal) == q.answer_digest:
         return Result(key, True, q.explanation)
+    if q.kind == "literal" and _only_whitespace_differs(q, normal):
+        return Result(key, False, text("exercises.wrong_whitespace"))
     if q.kind == "literal" and q.folded_digest and _sha("word", words(normal)) == q.folded_digest:
         return Result(key, False, text("exercises.wrong_case"))
     if q.kind in ("word", "literal") and words(normal) in q.broader:

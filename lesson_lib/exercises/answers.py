@@ -5,28 +5,49 @@ when they read to the same normal form. What each kind accepts:
 
 * ``int``: ``3``, ``"3"``, ``" 3 "``, ``3.0``, ``"three"``, ``"三"`` read as ``"3"`` (English number words
   to twenty, Chinese ones from 零 to 九十九, 两 for 2); ``"none"``, ``"no"``, ``"没有"`` and ``"无"`` as
-  ``"0"`` (a count). A number followed by the unit the question counts in (``"9 splits"``, ``"nine two-piece
-  splits"`` for "How many two-piece splits ...?"; ``"9 种"``, ``"九种"`` for "有多少种……？", see
-  :func:`count_units`) reads as the number; a number followed by any other words is refused, since other
-  words could change what it means. ``True``, ``3.5`` and ``"3.5"`` are refused (they are not whole
-  numbers), never rounded into one.
+  ``"0"`` (a count); ``"once"``, ``"twice"``, ``"thrice"`` where the question counts times ("How many
+  times ...?", "几次"), and an ``"exactly"`` (恰好) before any of these. A number followed by the unit
+  the question counts in (``"9 splits"``, ``"nine two-piece splits"`` for "How many two-piece splits
+  ...?"; ``"9 种"``, ``"九种"`` for "有多少种……？", see :func:`count_units`) reads as the number; a
+  number followed by any other words is refused, since other words could change what it means.
+  ``True``, ``3.5`` and ``"3.5"`` are refused (they are not whole numbers), never rounded into one.
 * ``ints``: ``[2, 4]``, ``(4, 2)``, ``{2, 4}``, ``"2, 4"``, ``"2 4"``, ``"[2, 4]"``, ``"2、4"``, ``"二和四"``
   read as ``"2,4"``; a single whole number ``4`` as ``"4"``.
-* ``choice``: ``"B"``, ``"b"``, ``"(B)"``, ``"B)"``, ``["B"]``, or the words of one option (its text, the text
-  without its parenthesis, the parenthesis alone, a quoted value exactly as quoted, or an alias the question
-  gives), case-insensitive, with ``_`` read as a space. Words that fit several options are refused with
-  :class:`AmbiguousAnswer`, never guessed. A question's options may be read from two prompts (its
+* ``choice``: ``"B"``, ``"b"``, ``"(B)"``, ``"B)"``, ``["B"]``, the option as printed (``"B) character"``,
+  ``"(B) character"``, ``"B. character"``: its letter and words must agree, else it is refused as fitting
+  both), or the words of one option (its text, the text without its parenthesis, the parenthesis alone, a
+  quoted value exactly as quoted, or an alias the question gives), case-insensitive, with ``_`` read as a
+  space, without a leading article ("the empty string") or a final full stop, and without a module or
+  class path (``asyncio.CancelledError``, ``Outcome.COMPLETED``). Words that fit several options are refused
+  with :class:`AmbiguousAnswer`, never guessed. A question's options may be read from two prompts (its
   Chinese one and its English one: :class:`Options`), each option's words from both.
 * ``choices``: a list of such items, or one string of them separated by commas, semicolons, ``/``, ``&``,
   ``and``, ``和``, ``、`` or spaces (``"B,C"``, ``"B, C"``, ``"B and C"``, ``"B、C"``, ``"NEL, U+2028"``), or
   letters run together (``"BC"``) when every character is an option letter and the string is not an
   option's words. Read as ``"B,C"``.
 * ``bool``: ``True``/``False``, and ``"true"``, ``"false"``, ``"yes"``, ``"no"`` in any case; ``"对"``,
-  ``"是"``, ``"正确"`` and ``"错"``, ``"否"``, ``"错误"``.
+  ``"是"``, ``"正确"``, ``"对的"``, ``"是的"`` and ``"错"``, ``"否"``, ``"错误"``, ``"错的"``, ``"不对"``.
 * ``word``: case-insensitive, runs of whitespace read as one space, quotes around the answer dropped. An
-  exception class or instance reads as its class name, an enum member as its value.
-* ``literal``: case-sensitive and exact inside; only whitespace and one pair of matching quotes around it are
-  dropped. For what must match byte for byte on the wire (``[DONE]``, an event type, a pending line).
+  exception class or instance reads as its class name, an enum member as its value; a qualified name as
+  the name (``lesson_lib.errors.TruncatedCharacterError``, ``builtins.UnicodeDecodeError``,
+  ``Outcome.TRUNCATED``); the glossary's Chinese term for an outcome (被截断, 未完成, 已完成 ..., and
+  不完整) as the outcome's value (:data:`OUTCOME_TERMS`), in both languages.
+* ``literal``: for what must match byte for byte on the wire (``[DONE]``, an event type, a pending line).
+  Compared exactly as typed: case, spaces around or inside it and line endings all count, so
+  ``" [DONE] "``, ``"[DONE]\\n"`` and ``"data: 你好\\r"`` are wrong (:func:`lesson_lib.exercises.check`
+  tells the learner that only whitespace or a line ending differs: on the wire that byte matters). One
+  thing is read as not being the learner's text: one pair of matching quotes around the *whole* answer,
+  ``"'data: 你好'"``. Those are Python's string syntax, which a learner copies from a repr such as
+  ``pending_text`` shows or types around a value by habit; they are not bytes on the wire, and no literal
+  answer of this course starts and ends with the same quote. Whitespace outside such quotes is not
+  dropped (``" '[DONE]' "`` is wrong: those would be bytes). Where a question names the SSE field its
+  answer is the value of (``field="event"``), the whole field line (``"event: message_stop"``) reads as
+  the value.
+
+Every string answer is first put in Unicode NFKC form, except its whitespace (:func:`nfkc`): a
+full-width ``Ｂ``, ``３`` or ``［DONE］``, what a Chinese input method types, reads as ``B``, ``3`` and
+``[DONE]`` (a learner who means ``[DONE]`` has typed it with the wrong keyboard mode, not the wrong
+idea), while an ideographic or no-break space stays a different byte.
 
 An answer whose form does not fit raises :class:`UnreadableAnswer` with what the question wants, so that
 the learner is told the form, not that the answer is wrong.
@@ -37,6 +58,7 @@ from __future__ import annotations
 import enum
 import operator
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -49,6 +71,10 @@ _NUMBERS += " sixteen seventeen eighteen nineteen twenty"
 NUMBER_WORDS = {word: value for value, word in enumerate(_NUMBERS.split())}
 #: Chinese digits (零 and 〇 are 0; 两 is 2 standing alone).
 CHINESE_DIGITS = {ch: value for value, ch in enumerate("零一二三四五六七八九")} | {"〇": 0}
+#: Words that answer "how many times?" with a number (read only where a question counts times).
+MULTIPLES = {"once": 1, "twice": 2, "thrice": 3}
+#: The units of a question that counts times ("How many times ...?", "几次").
+_TIMES = frozenset({"times", "time", "次"})
 #: Words that answer "how many?" with 0.
 NO_COUNT_WORDS = frozenset({"none", "no", "没有", "无"})
 
@@ -65,6 +91,27 @@ _OPTION = re.compile(r"(?:^|(?<=[\s?:.;？：。；，]))([A-Z])\) (.+?)(?=;\s+[
 _LETTER = re.compile(r"\s*[(（]?\s*([A-Za-z])\s*[)）]?\s*[.)．。）]?\s*")
 _SEPARATORS = re.compile(r"\s*(?:[,;/&，；、]|\band\b|和)\s*", re.IGNORECASE)
 _PARENTHESES = r"\(([^)]*)\)|（([^）]*)）"
+#: An option as printed, letter and words: "B) character", "(B) character", "B. character", "b) character".
+_PRINTED = re.compile(r"\s*\(?(?:([A-Z])\s*[).:]|([a-z])\))\s*(\S.*?)\s*", re.S)
+#: A module or class path before a name (see :func:`unqualified`).
+_QUALIFIER = re.compile(
+    r"^(?:lesson_lib(?:\.[A-Za-z_]\w*)*|builtins|asyncio|exceptions|Outcome)\.(?=[A-Za-z_]\w*$)"
+)
+#: The glossary's Chinese terms for consume()'s outcomes (docs/glossary.md), and other Chinese words a
+#: learner writes for them, read as the outcome's value where a question asks for a word.
+OUTCOME_TERMS = {
+    "已完成": "completed",
+    "未完成": "incomplete",
+    "不完整": "incomplete",
+    "被截断": "truncated",
+    "已截断": "truncated",
+    "服务端错误": "service_error",
+    "服务错误": "service_error",
+    "解码错误": "decode_error",
+    "超出上限": "limit_exceeded",
+    "已取消": "cancelled",
+    "超时": "timed_out",
+}
 
 
 class UnreadableAnswer(ValueError):
@@ -81,14 +128,27 @@ class AmbiguousAnswer(ValueError):
 
 
 def as_text(answer: Any) -> str:
-    """An answer as text: an exception class or instance as its class name, an enum member as its value."""
+    """An answer as text: an exception class or instance as its class name, an enum member as its value, a
+    string in its NFKC form except for its whitespace (:func:`nfkc`)."""
     if isinstance(answer, type) and issubclass(answer, BaseException):
         return answer.__name__
     if isinstance(answer, BaseException):
         return type(answer).__name__
     if isinstance(answer, enum.Enum):
         return str(answer.value)
-    return answer if isinstance(answer, str) else str(answer)
+    return nfkc(answer if isinstance(answer, str) else str(answer))
+
+
+def nfkc(text: str) -> str:
+    """``text`` in Unicode normalisation form NFKC, its whitespace characters left as they are.
+
+    A full-width ``Ｂ`` or ``［DONE］`` (what a Chinese input method types) reads as ``B`` and ``[DONE]``;
+    an ideographic space or a no-break space stays itself, so that a literal answer is still compared byte
+    for byte where whitespace is concerned (it is another byte on the wire).
+    """
+    if text.isascii():
+        return text
+    return "".join(ch if ch.isspace() else unicodedata.normalize("NFKC", ch) for ch in text)
 
 
 def unquote(text: str) -> str:
@@ -119,7 +179,7 @@ def whole_number(answer: Any) -> int:
             return int(answer)
         raise UnreadableAnswer(f"{answer} is not a whole number")
     if isinstance(answer, str):
-        text = unquote(answer.strip()).strip()
+        text = unquote(nfkc(answer).strip()).strip()
         if re.fullmatch(r"[+-]?\d+", text):
             return int(text)
         if text.casefold() in NUMBER_WORDS:
@@ -162,7 +222,8 @@ def count_units(prompt: str) -> frozenset[str]:
 
     X is the words after "how many" up to the first verb (does, is, can ...) or punctuation, at most four;
     the units are X and every ending of it, each also with its last word in the singular ("two-piece
-    splits", "splits", "two-piece split", "split"). "How many of them ..." gives "of them" alone
+    splits", "splits", "two-piece split", "split"), and every beginning of it ("U+FFFD" for "U+FFFD
+    characters"). "How many of them ..." gives "of them" alone
     ("none of them"). None when the prompt asks no "how many".
 
     A Chinese prompt's "多少 X" or "几 X" (X up to punctuation, at most 12 characters) gives X and 个; where X
@@ -188,6 +249,7 @@ def count_units(prompt: str) -> frozenset[str]:
         units.add(" ".join(tail))
         if len(tail[-1]) > 2 and tail[-1].endswith("s"):
             units.add(" ".join([*tail[:-1], tail[-1][:-1]]))
+    units.update(" ".join(phrase[:end]) for end in range(1, len(phrase)))  # "3 U+FFFD" as well
     return frozenset(units)
 
 
@@ -208,10 +270,15 @@ def _chinese_count_units(prompt: str) -> frozenset[str]:
 
 def count(answer: Any, units: frozenset[str] = frozenset()) -> int:
     """``answer`` as a count: any form :func:`whole_number` reads, ``"none"``/``"no"`` as 0, and either of
-    those followed by one of ``units`` (see :func:`count_units`). Other words after a number are refused."""
+    those followed by one of ``units`` (see :func:`count_units`), after an optional "exactly" (恰好).
+    Where the question counts times (its units hold "times" or 次), ``"once"``, ``"twice"`` and
+    ``"thrice"`` read as 1, 2 and 3. Other words after a number are refused."""
     if not isinstance(answer, str):
         return whole_number(answer)
-    text = unquote(answer.strip()).strip()
+    text = unquote(nfkc(answer).strip()).strip()
+    text = re.sub(r"^(?:exactly\s+|恰好\s*)", "", text, flags=re.IGNORECASE)  # "exactly once", "恰好一次"
+    if units & _TIMES and text.casefold() in MULTIPLES:
+        return MULTIPLES[text.casefold()]  # "once" where the question asks how many times
     number, _, rest = text.partition(" ")
     chinese = _ZH_COUNT.fullmatch(text)
     if rest and words(rest) in units:
@@ -263,11 +330,21 @@ def option_forms(text: str, aliases: Iterable[str] = ()) -> tuple[set[str], set[
     inside = [a or b for a, b in re.findall(_PARENTHESES, text)]
     forms = {text, bare, *inside, *aliases}
     folded = {_option_words(f) for f in forms if not re.fullmatch(r"""\s*(['"]).*\1\s*""", f)}
-    return {f for f in folded if f}, exact
+    return {f for f in folded if f}, {nfkc(value) for value in exact}
 
 
 def _option_words(text: str) -> str:
-    return words(text.replace("_", " "))
+    """The words of an option or of a learner's item, compared: NFKC, casefolded, ``_`` as a space, without
+    a leading article ("the empty string") or a full stop at the end ("character.")."""
+    folded = words(nfkc(text).replace("_", " ")).rstrip(".。")
+    return re.sub(r"^(?:the|an|a) (?=\S)", "", folded)
+
+
+def unqualified(text: str) -> str:
+    """``text`` without the module or class path a learner may put before a name:
+    ``lesson_lib.errors.TruncatedCharacterError``, ``builtins.UnicodeDecodeError``,
+    ``asyncio.CancelledError`` and ``Outcome.TRUNCATED`` read as the name alone."""
+    return _QUALIFIER.sub("", text.strip(), count=1)
 
 
 class Options:
@@ -317,11 +394,38 @@ class Options:
         match = _LETTER.fullmatch(raw)
         if match and (not self.texts or match.group(1).upper() in self.texts):
             return match.group(1).upper()
+        named = self._named(raw)
+        if named is not None or not self.texts:
+            return named
+        printed = _PRINTED.fullmatch(raw)
+        if printed and (printed.group(1) or printed.group(2)).upper() in self.texts:
+            # the option as printed, "B) character": its letter and its words must agree
+            letter = (printed.group(1) or printed.group(2)).upper()
+            try:
+                by_words = self._named(printed.group(3))
+            except AmbiguousAnswer as exc:
+                if letter in exc.letters:
+                    return letter
+                raise AmbiguousAnswer(raw.strip(), sorted({letter, *exc.letters})) from None
+            if by_words == letter:
+                return letter
+            if by_words is not None:
+                raise AmbiguousAnswer(raw.strip(), sorted({letter, by_words}))
+        return None
+
+    def _named(self, raw: str) -> str | None:
+        """The option whose words ``raw`` is, or None. Raises :class:`AmbiguousAnswer`."""
         exact = [x for x, (_, values) in self.forms.items() if raw in values or unquote(raw) in values]
         if len(exact) == 1:
             return exact[0]
-        folded = _option_words(unquote(raw.strip()))
-        fits = [x for x, (forms, _) in self.forms.items() if folded and folded in forms]
+        text = unquote(raw.strip())
+        fits: list[str] = []
+        event_line = re.sub(r"^event: ?", "", text)  # "event: content_block_stop", the line of an event type
+        for candidate in dict.fromkeys((text, unqualified(text), event_line)):
+            folded = _option_words(candidate)
+            fits = [x for x, (forms, _) in self.forms.items() if folded and folded in forms]
+            if fits:
+                break
         if len(fits) > 1:
             raise AmbiguousAnswer(raw.strip(), fits)
         return fits[0] if fits else None
@@ -378,19 +482,25 @@ class Options:
 def _bool(answer: Any) -> str:
     if isinstance(answer, bool):
         return str(answer)
-    word = unquote(str(answer).strip()).strip().casefold()
-    if word in {"true", "yes", "对", "是", "正确"}:
+    word = unquote(as_text(answer).strip()).strip().casefold()
+    if word in {"true", "yes", "对", "是", "正确", "对的", "是的"}:
         return "True"
-    if word in {"false", "no", "错", "否", "错误"}:
+    if word in {"false", "no", "错", "否", "错误", "错的", "不对"}:
         return "False"
     raise UnreadableAnswer(f"not a yes/no answer: {answer!r}")
 
 
 def normal_form(
-    kind: str, answer: Any, options: Options | None = None, units: frozenset[str] = frozenset()
+    kind: str,
+    answer: Any,
+    options: Options | None = None,
+    units: frozenset[str] = frozenset(),
+    field: str | None = None,
 ) -> str:
     """The normal form of ``answer`` for a question of ``kind`` (see the module docstring). ``units`` are
-    the words an ``int`` answer may carry after its number (:func:`count_units` of the prompt).
+    the words an ``int`` answer may carry after its number (:func:`count_units` of the prompt). ``field``
+    is the SSE field a ``literal`` answer is the value of (``"event"``): the whole field line
+    (``"event: message_stop"``, ``"event:message_stop"``) reads as its value.
 
     Raises :class:`UnreadableAnswer` (or :class:`AmbiguousAnswer`) when the form does not fit.
     """
@@ -407,7 +517,10 @@ def normal_form(
     if kind == "bool":
         return _bool(answer)
     if kind == "word":
-        return words(unquote(as_text(answer).strip()))
+        word = words(unqualified(unquote(as_text(answer).strip())))
+        return OUTCOME_TERMS.get(word, word)
     if kind == "literal":
-        return unquote(as_text(answer).strip())
+        text = unquote(as_text(answer))
+        line = re.fullmatch(rf"{re.escape(field)}: ?(.*)", text, re.S) if field else None
+        return line.group(1) if line else text
     raise ValueError(f"unknown question kind {kind!r}")

@@ -10,19 +10,27 @@ register(
     "choice",
     "007682f699426809d914f41b87a54f5a55eb4dd024a8860e50c87d696f12e97d",
     hints=("A",),
-    aliases={"A": ("chunks",), "B": ("characters",), "C": ("lines",), "D": ("events",)},
+    aliases={
+        "A": ("chunks", "chunk layer", "chunk boundary", "read", "reads"),
+        "B": ("characters", "character layer", "character boundary", "the UTF-8 decoder", "decoder"),
+        "C": ("lines", "line layer", "line boundary"),
+        "D": ("events", "event layer", "event boundary"),
+        "E": ("values", "value layer", "value boundary"),
+        "F": ("completion layer", "completion boundary", "business completion"),
+    },
     zh_aliases={
         "A": ("分块层", "分块边界"),
-        "B": ("字符层", "字符边界"),
+        "B": ("字符层", "字符边界", "UTF-8 解码器", "解码器"),
         "C": ("行层", "行边界"),
         "D": ("事件层", "事件边界"),
-        "E": ("业务完成层",),
+        "E": ("值层", "值边界"),
+        "F": ("业务完成层", "业务完成边界"),
     },
 )
 register(
     "00.closed_socket",
     "bool",
-    "96a2745e168e8650026358b4a792a3d061e2bd24c62f0d73d8e290597704088b",
+    "cbc78c2f695cf0a5b3b61d178907a93eceb1a56c58be85283f8ae795e39b4c39",
 )
 register(
     "00.openai_done",

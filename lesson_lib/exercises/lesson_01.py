@@ -40,6 +40,8 @@ register(
 register(
     "01.replace",
     "choice",
-    "007682f699426809d914f41b87a54f5a55eb4dd024a8860e50c87d696f12e97d",
-    hints=("C",),
+    "d75dece8339da5da3477a3fb79ddc5ec81eb7c6081cc7e07f77b351d2b40b7e8",
+    hints=("B",),
+    aliases={"D": ("silently wrong text", "silent corruption", "it silently corrupts the text")},
+    zh_aliases={"D": ("悄无声息地变成错误的文本", "静默损坏")},
 )

@@ -30,6 +30,7 @@ register(
     "cc6d2e55b3ca89234ddf0e254be9f8a2fa243d0fb541e145bb7d2c5c7aa8437c",
     hints=("message_delta",),
     folded_digest="c1a2544bbbcded8bfdc62595d54891d8759a89282894123a4729d6db76efb5d2",
+    field="event",
 )
 register(
     "04.gemini_cut",

@@ -8,7 +8,7 @@ from . import register
 register(
     "05.ping_progress",
     "bool",
-    "96a2745e168e8650026358b4a792a3d061e2bd24c62f0d73d8e290597704088b",
+    "cbc78c2f695cf0a5b3b61d178907a93eceb1a56c58be85283f8ae795e39b4c39",
 )
 register(
     "05.which_clock",
@@ -30,6 +30,12 @@ register(
     "05.limit",
     "choice",
     "5ce2263ccb09f3962a8fffdff74b498526379cdfecc41abd298cbe5d6324392b",
+    aliases={
+        "A": ("cut the line", "cut it"),
+        "B": ("drop the event", "drop it"),
+        "C": ("limit_exceeded", "limit exceeded", "stop", "it stops", "stops", "raise", "it raises"),
+    },
+    zh_aliases={"C": ("停止", "超出上限", "报错")},
 )
 register(
     "05.closes",

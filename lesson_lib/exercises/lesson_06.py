@@ -14,8 +14,23 @@ register(
 register(
     "06.sdk_truncated",
     "choice",
-    "007682f699426809d914f41b87a54f5a55eb4dd024a8860e50c87d696f12e97d",
-    hints=("A", "D"),
+    "d75dece8339da5da3477a3fb79ddc5ec81eb7c6081cc7e07f77b351d2b40b7e8",
+    hints=("A", "C"),
+    aliases={
+        "A": ("APIConnectionError", "openai.APIConnectionError"),
+        "B": ("JSON error", "JSONDecodeError"),
+        "C": ("waits", "waits for [DONE]", "a timeout", "timeout"),
+        "D": (
+            "ends without an exception",
+            "ends normally",
+            "it ends normally",
+            "ends quietly",
+            "no exception",
+            "a shorter text",
+            "shorter text",
+        ),
+    },
+    zh_aliases={"D": ("不抛异常", "文本更短"), "C": ("一直等待", "超时")},
 )
 register(
     "06.heartbeat_inside",
@@ -26,6 +41,19 @@ register(
 register(
     "06.resume_without_ids",
     "choice",
-    "007682f699426809d914f41b87a54f5a55eb4dd024a8860e50c87d696f12e97d",
-    hints=("A", "C"),
+    "5ce2263ccb09f3962a8fffdff74b498526379cdfecc41abd298cbe5d6324392b",
+    hints=("A", "B"),
+    aliases={
+        "A": ("reconnect with Last-Event-ID", "Last-Event-ID", "reconnect"),
+        "B": ("the SDK reconnects", "the SDK resumes", "the SDK"),
+        "C": (
+            "nothing",
+            "nothing resumes it",
+            "it cannot resume",
+            "cannot resume",
+            "no resume",
+            "send it again",
+        ),
+    },
+    zh_aliases={"C": ("没有办法续传", "无法续传", "不能续传", "没有办法"), "B": ("SDK 会自己重连",)},
 )

@@ -19,18 +19,37 @@ register(
 register(
     "10.eventsource",
     "choice",
-    "5ce2263ccb09f3962a8fffdff74b498526379cdfecc41abd298cbe5d6324392b",
-    hints=("A", "B", "D"),
+    "007682f699426809d914f41b87a54f5a55eb4dd024a8860e50c87d696f12e97d",
+    hints=("A", "C", "D"),
+    aliases={
+        "A": ("POST", "send a POST body", "a POST body"),
+        "B": ("decode a cut character", "decode a character cut across reads", "decoding"),
+        "C": ("an Authorization header", "Authorization header", "Authorization"),
+    },
+    zh_aliases={"B": ("解码被切开的字符", "正确解码被切开的字符")},
 )
 register(
     "10.cancel",
     "choice",
-    "007682f699426809d914f41b87a54f5a55eb4dd024a8860e50c87d696f12e97d",
-    hints=("A", "D", "C"),
+    "d75dece8339da5da3477a3fb79ddc5ec81eb7c6081cc7e07f77b351d2b40b7e8",
+    hints=("A", "C", "B"),
+    aliases={
+        "A": ("the upstream", "the upstream notices"),
+        "B": ("garbage collector", "the GC", "GC", "garbage collection"),
+        "C": ("idle timeout", "the idle timeout", "the upstream idle timeout"),
+        "D": ("the relay cancels the task", "http.disconnect", "task cancellation"),
+    },
+    zh_aliases={"B": ("垃圾回收",), "C": ("空闲超时",), "D": ("中继取消任务", "任务取消")},
 )
 register(
     "10.invented",
     "choice",
     "4b0ff6a04dcba40e02aa594d4d8dddbdedfeadf4ffc1a5ca851c099ba5d69505",
     hints=("B", "C"),
+    zh_aliases={
+        "A": ("已完成",),
+        "B": ("被截断", "已截断"),
+        "C": ("未完成", "不完整"),
+        "D": ("服务端错误", "服务错误"),
+    },
 )

@@ -9,6 +9,7 @@ STRINGS = {
     "exercises.ambiguous": "{shown} fits more than one option ({letters}): be more specific, or give a letter.",
     "exercises.letters_joiner": " and ",
     "exercises.unreadable": "this question wants {wants}. {hint}",
+    "exercises.wrong_whitespace": "the right text with other whitespace or a line ending (around it, after it, or inside): this is compared exactly as it is sent, and on the wire that byte matters (a client compares the bytes).",
     "exercises.wrong_case": "the right text in the wrong case: this is compared exactly as it is sent, and on the wire case matters (a client compares the bytes).",
     "exercises.too_general": "right family, be more specific: {shown} is true, but too general. {hint}",
     "exercises.kinds.int": "a whole number (an int)",

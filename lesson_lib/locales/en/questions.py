@@ -3,14 +3,14 @@
 
 STRINGS = {
     # 00.held_layer
-    "questions.00.held_layer.prompt": "Which boundary's state is 'the 0-3 bytes of an unfinished character'? A) chunk; B) character; C) line; D) event; E) completion",
+    "questions.00.held_layer.prompt": "Which boundary's state is 'the 0-3 bytes of an unfinished character'? A) chunk; B) character; C) line; D) event; E) value; F) completion",
     "questions.00.held_layer.hint": "Which layer turns bytes into text, and what must it remember between reads?",
     "questions.00.held_layer.hints.A": "The chunk boundary carries no state: a read is just some bytes.",
     "questions.00.held_layer.explanation": "The character layer: the UTF-8 decoder holds the start of a character until the rest arrives.",
     # 00.closed_socket
-    "questions.00.closed_socket.prompt": "True or False: when the connection closes cleanly, the answer is complete.",
+    "questions.00.closed_socket.prompt": "True or False: a clean close of the connection does not show that the answer is complete.",
     "questions.00.closed_socket.hint": "Who decides that an answer is finished: the transport, or the service?",
-    "questions.00.closed_socket.explanation": "False: only the service's own terminal signal says the answer is finished; a clean close can come at any point.",
+    "questions.00.closed_socket.explanation": "True: only the service's own terminal signal says the answer is finished; a clean close can come at any point.",
     # 00.openai_done
     "questions.00.openai_done.prompt": "What does an OpenAI Chat Completions stream send as its very last data line? (the literal, without 'data: ')",
     "questions.00.openai_done.hint": "It is not JSON. Look at the last lines of data/openai-chat/completed.sse.",
@@ -37,9 +37,9 @@ STRINGS = {
     "questions.01.final.hint": "close() is final=True: it is the one call that can tell an unfinished character from a finished stream. Try it in a cell.",
     "questions.01.final.explanation": "TruncatedCharacterError, a UnicodeDecodeError that names the offset of the unfinished character.",
     # 01.replace
-    "questions.01.replace.prompt": "Why is errors='replace' on each read worse than an exception? A) it is slower; B) it turns a cut in the transport into silently wrong text; C) it cannot decode Chinese; D) it raises later",
+    "questions.01.replace.prompt": "Why is errors='replace' on each read worse than an exception? A) it is slower; B) it cannot decode Chinese; C) it raises later; D) it turns a cut in the transport into silently wrong text",
     "questions.01.replace.hint": "Think about what the reader of the answer sees, and whether anyone is told that something went wrong.",
-    "questions.01.replace.hints.C": "It decodes Chinese perfectly when a character arrives whole; the trouble is only at cuts.",
+    "questions.01.replace.hints.B": "It decodes Chinese perfectly when a character arrives whole; the trouble is only at cuts.",
     "questions.01.replace.explanation": "A U+FFFD in the answer looks like data; nobody is told the bytes were fine and the client was wrong.",
     # 02.lines
     "questions.02.lines.prompt": "Under the SSE rules, how many complete lines does 'a\\r\\nb\\rc\\n\\nd' contain (the d has no line ending yet)?",
@@ -54,7 +54,7 @@ STRINGS = {
     "questions.02.cr_lf_across.explanation": "One: the CR ends the line at once, and the LF that follows it is part of the same ending.",
     # 02.splitlines
     "questions.02.splitlines.prompt": "Which characters does str.splitlines() treat as line breaks although SSE and JSON treat them as data? A) LF; B) U+0085 (NEL); C) U+2028; D) CR. Give a list of letters.",
-    "questions.02.splitlines.hint": "Try 'x\\x85y\\u2028z'.splitlines() in a cell, then look up which characters end a line in SSE.",
+    "questions.02.splitlines.hint": "Put each option's character between two letters and split the string with str.splitlines() in a cell; then compare with the line endings SSE knows.",
     "questions.02.splitlines.explanation": "NEL and U+2028 (and FF, VT, U+2029 ...) split under splitlines() but are ordinary characters inside an event.",
     # 02.pending
     "questions.02.pending.prompt": "After LineSplitter().feed('data: 你') and then .feed('好'), what is its pending_text?",
@@ -74,10 +74,10 @@ STRINGS = {
     "questions.03.space.hints.C": "The value is not kept as it is: the rule removes something from its start. What, and how much?",
     "questions.03.space.explanation": "Exactly one space is removed, so one remains.",
     # 03.id
-    "questions.03.id.prompt": "After 'id: 7\\ndata: a\\n\\nid\\ndata: b\\n\\n', what is the parser's last_event_id? A) '7'; B) '' (empty); C) None",
+    "questions.03.id.prompt": "After 'id: 7\\ndata: a\\n\\nid\\ndata: b\\n\\n', what is the parser's last_event_id? A) '' (empty); B) None; C) '7'",
     "questions.03.id.hint": "Take the second event line by line: a line without a colon is a field too. Which field, with what value, and what does the id field do with the value it gets?",
-    "questions.03.id.hints.A": "The first event set it to '7'. Look at the second event's first line: which field is it, and what value does it carry?",
-    "questions.03.id.hints.C": "last_event_id is a string from the start, never None. What string does the second event leave?",
+    "questions.03.id.hints.C": "The first event set it to '7'. Look at the second event's first line: which field is it, and what value does it carry?",
+    "questions.03.id.hints.B": "last_event_id is a string from the start, never None. What string does the second event leave?",
     "questions.03.id.explanation": "An empty id resets the last event ID: a reconnecting client would send no Last-Event-ID.",
     # 03.json_when
     "questions.03.json_when.prompt": "When may a client call json.loads on the data of an SSE stream? A) on each data line; B) on each read; C) when the blank line dispatches the event",
@@ -113,9 +113,9 @@ STRINGS = {
     "questions.04.gemini_cut.hint": "Try it in section 7: what does the last complete event say, in both cases?",
     "questions.04.gemini_cut.explanation": "False: every event looks like the last one. The framing proves nothing more; only the JSON array form's closing ] would.",
     # 05.ping_progress
-    "questions.05.ping_progress.prompt": "True or False: an Anthropic ping event moves the business-progress clock.",
+    "questions.05.ping_progress.prompt": "True or False: an Anthropic ping event moves the byte and event clocks, but not the business-progress clock.",
     "questions.05.ping_progress.hint": "What does a ping prove: that the connection is alive, or that the answer is advancing?",
-    "questions.05.ping_progress.explanation": "False: a ping moves the byte and event clocks only. A stream that only pings is alive, not progressing.",
+    "questions.05.ping_progress.explanation": "True: a ping moves the byte and event clocks only. A stream that only pings is alive, not progressing.",
     # 05.which_clock
     "questions.05.which_clock.prompt": "A proxy trickles one byte a second and no event ever completes. With limits of 30 s (bytes), 60 s (events) and 120 s (progress), which trips first? A) byte_idle; B) event_idle; C) progress_idle",
     "questions.05.which_clock.hint": "Bytes keep arriving, so one clock keeps moving. Which two do not, and which of them has the smaller limit?",
@@ -136,25 +136,25 @@ STRINGS = {
     "questions.06.replace_count.prompt": "A server sends 'data: 你好' cut one byte into 你: the first read ends with e4, the second starts with bd a0. A client decodes each read on its own with errors='replace'. How many U+FFFD characters does it produce?",
     "questions.06.replace_count.hint": "Count read by read: decode each read on its own with errors='replace' in a cell, or ask which invalid pieces each read holds. Python replaces each maximal invalid piece by one U+FFFD: can bytes that have lost their lead byte form one piece together?",
     "questions.06.replace_count.hints.1": "That counts the first read's lone lead byte. Now the second read: what do its first bytes become without the lead byte before them?",
-    "questions.06.replace_count.hints.2": "Look at the second read on its own. A continuation byte without its lead byte is invalid; can two of them make one invalid piece, or is each one its own?",
+    "questions.06.replace_count.hints.2": "Count again, read by read: decode the second read, b'\\xbd\\xa0', on its own with errors='replace' in a cell. What decides how many replacement characters a run of invalid bytes becomes?",
     "questions.06.replace_count.explanation": "3: one for e4 at the end of the first read, and one each for bd and a0 at the start of the second. One character became three wrong ones, and nobody was told.",
     # 06.sdk_truncated
-    "questions.06.sdk_truncated.prompt": "Served whole, the capture openai-chat/truncated_clean_boundary ends cleanly at an event boundary in the middle of the answer; [DONE] never arrives. What does iterating the openai SDK's stream do? A) raises APIConnectionError; B) ends without an exception, with a shorter text; C) raises a JSON error; D) waits for [DONE] until a timeout",
+    "questions.06.sdk_truncated.prompt": "Served whole, the capture openai-chat/truncated_clean_boundary ends cleanly at an event boundary in the middle of the answer; [DONE] never arrives. What does iterating the openai SDK's stream do? A) raises APIConnectionError; B) raises a JSON error; C) waits for [DONE] until a timeout; D) ends without an exception, with a shorter text",
     "questions.06.sdk_truncated.hint": "The HTTP body ended properly: nothing at the transport level went wrong. Does the SDK check for [DONE] at the end?",
     "questions.06.sdk_truncated.hints.A": "APIConnectionError is what a dropped connection gives (no terminating chunk). Here the body ended properly.",
-    "questions.06.sdk_truncated.hints.D": "The server finished the body; there is nothing left to wait for.",
-    "questions.06.sdk_truncated.explanation": "B: the SDK stops iterating at the end of the body and raises nothing. Only a check for the terminal signal, as consume() makes, says truncated.",
+    "questions.06.sdk_truncated.hints.C": "The server finished the body; there is nothing left to wait for.",
+    "questions.06.sdk_truncated.explanation": "D: the SDK stops iterating at the end of the body and raises nothing. Only a check for the terminal signal, as consume() makes, says truncated.",
     # 06.heartbeat_inside
     "questions.06.heartbeat_inside.prompt": "A proxy injects the heartbeat ': ping' and its blank line inside one event, between its lines 'data: a' and 'data: b': the bytes are 'data: a\\n: ping\\n\\ndata: b\\n\\n'. How many events does a spec-conforming parser dispatch?",
     "questions.06.heartbeat_inside.hint": "The comment line itself is ignored. What does the blank line after it do to the event being built?",
     "questions.06.heartbeat_inside.hints.1": "The comment line is ignored. Is the blank line after it ignored too? What does a blank line do to the event built so far?",
     "questions.06.heartbeat_inside.explanation": "2: the blank line dispatches 'a' early and 'b' becomes an event of its own. That is why the replay server puts heartbeats only at event boundaries.",
     # 06.resume_without_ids
-    "questions.06.resume_without_ids.prompt": "An OpenAI Chat Completions stream drops mid-answer. What can the client do? A) reconnect with Last-Event-ID and receive the rest; B) nothing resumes it: its events carry no id, and sending the request again starts a new answer, with its cost and side effects; C) the SDK reconnects and resumes by itself",
+    "questions.06.resume_without_ids.prompt": "An OpenAI Chat Completions stream drops mid-answer. What can the client do? A) reconnect with Last-Event-ID and receive the rest; B) the SDK reconnects and resumes by itself; C) nothing resumes it: its events carry no id, and sending the request again starts a new answer, with its cost and side effects",
     "questions.06.resume_without_ids.hint": "Look at the capture's events: which field would a reconnecting client send back, and is it there?",
     "questions.06.resume_without_ids.hints.A": "Last-Event-ID needs events with id fields. Parse the capture and look at each event's last_event_id.",
-    "questions.06.resume_without_ids.hints.C": "The SDKs do not reconnect a stream that broke after its 200; they end or raise.",
-    "questions.06.resume_without_ids.explanation": "B: no id field, so no Last-Event-ID to send. A retry is a new request: report the truncation and decide, never stitch two answers together.",
+    "questions.06.resume_without_ids.hints.B": "The SDKs do not reconnect a stream that broke after its 200; they end or raise.",
+    "questions.06.resume_without_ids.explanation": "C: no id field, so no Last-Event-ID to send. A retry is a new request: report the truncation and decide, never stitch two answers together.",
     # 07.splits
     "questions.07.splits.prompt": "How many two-piece splits does a 10-byte body have?",
     "questions.07.splits.hint": "A cut sits between two bytes, with at least one byte on each side.",
@@ -175,10 +175,10 @@ STRINGS = {
     "questions.07.proof.hint": "Which combinations of cuts have these tests never tried?",
     "questions.07.proof.explanation": "False: they try each cut alone and all cuts at once, not every combination. Property tests sample more; none is a proof.",
     # 08.heartbeat_clock
-    "questions.08.heartbeat_clock.prompt": "A generation hangs, but the server sends a ping comment every 5 s. The client set idle_timeout=30 and progress_timeout=60. Which clock runs out? A) idle_timeout; B) progress_timeout; C) neither: the stream waits forever",
+    "questions.08.heartbeat_clock.prompt": "A generation hangs, but the server sends a ping comment every 5 s. The client set idle_timeout=30 and progress_timeout=60. Which clock runs out? A) progress_timeout; B) idle_timeout; C) neither: the stream waits forever",
     "questions.08.heartbeat_clock.hint": "Ask of each clock what moves it: does a ping carry any bytes, and does it carry any of the answer?",
-    "questions.08.heartbeat_clock.hints.A": "Pings arrive every 5 s, and a ping is bytes: the idle clock is reset by each one.",
-    "questions.08.heartbeat_clock.hints.C": "Take each clock in turn: what resets it, and does a ping do that? A clock that nothing resets, what does it do at its limit?",
+    "questions.08.heartbeat_clock.hints.B": "Pings arrive every 5 s, and a ping is bytes: the idle clock is reset by each one.",
+    "questions.08.heartbeat_clock.hints.C": "Limits are set so that some kind of hang ends. What kind of hang is each of these two limits for, and is this one of them?",
     "questions.08.heartbeat_clock.explanation": "progress_timeout: the pings are bytes, so the idle clock stays fresh, but no text or stage arrives, so after 60 s the progress clock runs out. Without it, the stream would hang behind its pings.",
     # 08.aclosing
     "questions.08.aclosing.prompt": "True or False: you break out of `async for update in updates:` (updates = astream_http_updates(...), kept in a variable, no aclosing), and the HTTP connection is closed at the break.",
@@ -191,13 +191,13 @@ STRINGS = {
     "questions.08.cancel.hints.C": "A swallowed cancellation leaves asyncio.timeout() waiting for a task that pretends nothing happened.",
     "questions.08.cancel.explanation": "CancelledError, after the finally closed the source. An outcome 'cancelled' is for the cancel= option (a stop button); task cancellation must propagate, or timeouts and task groups break.",
     # 08.mcp_eof
-    "questions.08.mcp_eof.prompt": "An MCP Streamable HTTP response stream (the 2025-11-25 revision, which has resumption) ends cleanly after an event with an id, before the JSON-RPC response arrived. What is it? A) completed: the body ended cleanly; B) truncated at completion, and the client may resume it with GET and Last-Event-ID; C) a lost answer that must be requested again",
+    "questions.08.mcp_eof.prompt": "An MCP Streamable HTTP response stream (the 2025-11-25 revision, which has resumption) ends cleanly after an event with an id, before the JSON-RPC response arrived. What is it? A) completed: the body ended cleanly; B) a lost answer that must be requested again; C) truncated at completion, and the client may resume it with GET and Last-Event-ID",
     "questions.08.mcp_eof.hint": "Two questions: did the service say it was done, and did it give the client a way back in?",
     "questions.08.mcp_eof.hints.A": "A clean end of body is never the service's own 'done'. What would be, in MCP?",
-    "questions.08.mcp_eof.hints.C": "Look at what the stream sent before it ended: an event id. What can a client do with one?",
+    "questions.08.mcp_eof.hints.B": "Look at what the stream sent before it ended: an event id. What can a client do with one?",
     "questions.08.mcp_eof.explanation": "Truncated at completion, as every stream without its terminal signal; but in MCP the server may close early, and the event id lets the client resume. For an LLM API the same EOF is a lost answer.",
     # 08.resumable
-    "questions.08.resumable.prompt": "Which of these can continue a dropped stream without sending the request again? A) OpenAI Chat Completions; B) OpenAI Responses started with background: true; C) MCP Streamable HTTP in its 2025-11-25 revision, whose events carry ids; D) Anthropic Messages",
+    "questions.08.resumable.prompt": "Which of these can continue a dropped stream without sending the request again? A) OpenAI Responses started with background: true; B) OpenAI Chat Completions; C) Anthropic Messages; D) MCP Streamable HTTP in its 2025-11-25 revision, whose events carry ids",
     "questions.08.resumable.hint": "To continue you need a position the server understands: an SSE event id or a sequence number it can replay after. Which streams give you one, and keep the answer on the server?",
     "questions.08.resumable.explanation": "Responses in background mode (starting_after=N replays the events after sequence number N) and MCP in its 2025-11-25 revision (GET with Last-Event-ID; the 2026-07-28 revision removed it). Chat Completions and Messages carry no position: re-sending starts a new answer.",
     # 09.naive_fragments
@@ -207,26 +207,26 @@ STRINGS = {
     "questions.09.naive_fragments.hints.6": "Try one of them: '{{\"ci' is the first.",
     "questions.09.naive_fragments.explanation": "Zero: every fragment is a piece of JSON text cut anywhere; only the joined text, once the call is closed, is a value.",
     # 09.done_missing
-    "questions.09.done_missing.prompt": "True or False: in openai-chat/tools_truncated_before_done every fragment arrived and the finish reason said tool_calls, so the calls are complete.",
+    "questions.09.done_missing.prompt": "True or False: in openai-chat/tools_truncated_before_done every fragment arrived and the finish reason said tool_calls, and still the calls are not complete.",
     "questions.09.done_missing.hint": "Which event is the last word of a Chat Completions stream, and did it arrive?",
-    "questions.09.done_missing.explanation": "False: in Chat Completions nothing closes one call; the stream's own end ([DONE] after a whole-answer finish reason) closes them all. Without it, more could have come.",
+    "questions.09.done_missing.explanation": "True: in Chat Completions nothing closes one call; the stream's own end ([DONE] after a whole-answer finish reason) closes them all. Without it, more could have come.",
     # 09.anthropic_close
-    "questions.09.anthropic_close.prompt": "Which Anthropic event closes a tool_use call? A) message_stop; B) content_block_stop; C) message_delta with stop_reason tool_use; D) the last input_json_delta",
+    "questions.09.anthropic_close.prompt": "Which Anthropic event closes a tool_use call? A) message_stop; B) message_delta with stop_reason tool_use; C) the last input_json_delta; D) content_block_stop",
     "questions.09.anthropic_close.hint": "Calls live in content blocks. What ends one block, before the message ends?",
     "questions.09.anthropic_close.hints.A": "message_stop ends the message: by then the call was closed long before.",
-    "questions.09.anthropic_close.hints.D": "How would the client know a delta was the last one, before something says so?",
+    "questions.09.anthropic_close.hints.C": "How would the client know a delta was the last one, before something says so?",
     "questions.09.anthropic_close.explanation": "content_block_stop: the block, and with it the call, is whole. The message may still be cut after it, so the answer around the call is not final yet.",
     # 09.reasoning_where
-    "questions.09.reasoning_where.prompt": "Where does lesson_lib put delta.reasoning_content (DeepSeek)? A) in text; B) in reasoning_text; C) in tool_calls; D) nowhere, it is dropped",
+    "questions.09.reasoning_where.prompt": "Where does lesson_lib put delta.reasoning_content (DeepSeek)? A) in text; B) in tool_calls; C) in reasoning_text; D) nowhere, it is dropped",
     "questions.09.reasoning_where.hint": "Reasoning is not the answer, and nothing received is dropped.",
     "questions.09.reasoning_where.hints.A": "Then a UI could not tell thinking from answering.",
     "questions.09.reasoning_where.hints.D": "lesson_lib drops nothing it reads.",
     "questions.09.reasoning_where.explanation": "reasoning_text: kept, and kept apart, so a UI can show it differently and never store it as the answer.",
     # 09.surrogate
-    "questions.09.surrogate.prompt": "One fragment ends with \\ud83d and the next starts with \\ude80. What does the closed call's parsed value hold there? A) two U+FFFD; B) 🚀; C) nothing: the call has an error; D) two lone surrogates",
+    "questions.09.surrogate.prompt": "One fragment ends with \\ud83d and the next starts with \\ude80. What does the closed call's parsed value hold there? A) 🚀; B) two U+FFFD; C) nothing: the call has an error; D) two lone surrogates",
     "questions.09.surrogate.hint": "The escapes are JSON text: what does json.loads make of the two halves once they are side by side?",
     "questions.09.surrogate.hints.D": "That is what decoding each fragment on its own would give. Is each fragment decoded on its own here, or what happens to the fragments before json.loads sees them?",
-    "questions.09.surrogate.hints.A": "Nothing is decoded per fragment, so nothing is replaced.",
+    "questions.09.surrogate.hints.B": "Nothing is decoded per fragment, so nothing is replaced.",
     "questions.09.surrogate.explanation": "🚀: the fragments are joined as text first, so the pair is whole when the JSON is parsed.",
     # 10.fffd_count
     "questions.10.fffd_count.prompt": "Through the per-chunk-decode relay, one upstream read ends after the first byte of 你 (3 bytes in UTF-8) and the next read starts with its other two. How many U+FFFD does the client get where 你 was?",
@@ -239,19 +239,19 @@ STRINGS = {
     "questions.10.regex_whole.hint": "With one read per body, where can a read boundary fall inside an event?",
     "questions.10.regex_whole.explanation": "True, which is why the bug ships: every event is whole inside the one read. Only a test that cuts the body (every two-piece split) finds it.",
     # 10.eventsource
-    "questions.10.eventsource.prompt": "Which of these can a browser's EventSource do? A) send a POST body with the prompt; B) send an Authorization header; C) decode a character cut across two reads; D) tell a clean end of body from a finished answer",
+    "questions.10.eventsource.prompt": "Which of these can a browser's EventSource do? A) send a POST body with the prompt; B) decode a character cut across two reads; C) send an Authorization header; D) tell a clean end of body from a finished answer",
     "questions.10.eventsource.hint": "Its constructor takes a URL and one option. What is left for it to do well?",
     "questions.10.eventsource.hints.A": "new EventSource(url, {{withCredentials}}) has nowhere to put a body, and it only sends GET.",
-    "questions.10.eventsource.hints.B": "Only cookies (withCredentials) go with it; a page that needs a token header uses fetch.",
+    "questions.10.eventsource.hints.C": "Only cookies (withCredentials) go with it; a page that needs a token header uses fetch.",
     "questions.10.eventsource.hints.D": "Only an event that says so can tell, the service's terminal event or the relay's outcome.",
-    "questions.10.eventsource.explanation": "C: the HTML standard decodes an event stream as one stream, holding a cut character; but EventSource only sends GET without custom headers, and a clean end of body says nothing about the answer.",
+    "questions.10.eventsource.explanation": "B: the HTML standard decodes an event stream as one stream, holding a cut character; but EventSource only sends GET without custom headers, and a clean end of body says nothing about the answer.",
     # 10.cancel
-    "questions.10.cancel.prompt": "The browser tab closes while the correct relay is streaming. What closes the upstream connection? A) the upstream notices that nobody reads; B) the relay cancels the request's task on http.disconnect, and lesson_lib closes the upstream response; C) the garbage collector; D) the upstream's idle timeout",
+    "questions.10.cancel.prompt": "The browser tab closes while the correct relay is streaming. What closes the upstream connection? A) the upstream notices that nobody reads; B) the garbage collector; C) the upstream's idle timeout; D) the relay cancels the request's task on http.disconnect, and lesson_lib closes the upstream response",
     "questions.10.cancel.hint": "The upstream is still sending to the relay, and the relay is still reading: who has to stop first?",
     "questions.10.cancel.hints.A": "The relay is still reading from the upstream: the upstream sees a healthy reader.",
-    "questions.10.cancel.hints.D": "The upstream is sending all the time, so its idle timeout never fires.",
-    "questions.10.cancel.hints.C": "Nothing is garbage while the task still reads.",
-    "questions.10.cancel.explanation": "B: the ASGI server tells the app that the client left; the relay cancels the pipeline's task, and the async reader closes the upstream response on cancellation, within a second.",
+    "questions.10.cancel.hints.C": "The upstream is sending all the time, so its idle timeout never fires.",
+    "questions.10.cancel.hints.B": "Nothing is garbage while the task still reads.",
+    "questions.10.cancel.explanation": "D: the ASGI server tells the app that the client left; the relay cancels the pipeline's task, and the async reader closes the upstream response on cancellation, within a second.",
     # 10.invented
     "questions.10.invented.prompt": "The upstream dropped mid-answer; the invent-finish relay then sent finish_reason stop and [DONE]. What does consume() conclude from the relayed events? A) completed; B) truncated; C) incomplete; D) service_error",
     "questions.10.invented.hint": "consume() sees only the bytes it is given. Do those bytes show any sign of the drop?",

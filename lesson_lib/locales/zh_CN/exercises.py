@@ -9,6 +9,7 @@ STRINGS = {
     "exercises.ambiguous": "{shown} 同时符合多个选项（{letters}）：请写得更具体些，或者直接写字母。",
     "exercises.letters_joiner": "、",
     "exercises.unreadable": "这道题要的是{wants}。{hint}",
+    "exercises.wrong_whitespace": "内容对了，但空白或行结束符不一样（在前后、末尾或中间）：这里按发送时的原样逐字比较，而在线上格式里这个字节是有区别的（客户端比较的是字节）。",
     "exercises.wrong_case": "内容对了，但大小写不对：这里按发送时的原样逐字比较，而在线上格式里大小写是有区别的（客户端比较的是字节）。",
     "exercises.too_general": "方向对了，但还不够具体：{shown} 没错，只是太宽泛了。{hint}",
     "exercises.kinds.int": "一个整数（int）",

@@ -4,14 +4,14 @@
 
 STRINGS = {
     # 00.held_layer
-    "questions.00.held_layer.prompt": "哪一层边界需要保存的状态是“一个未完成字符的 0 到 3 个字节”？A) 分块；B) 字符；C) 行；D) 事件；E) 业务完成",
+    "questions.00.held_layer.prompt": "哪一层边界需要保存的状态是“一个未完成字符的 0 到 3 个字节”？A) 分块；B) 字符；C) 行；D) 事件；E) 值；F) 业务完成",
     "questions.00.held_layer.hint": "哪一层把字节变成文本？它在两次读取之间必须记住什么？",
     "questions.00.held_layer.hints.A": "分块边界不需要保存任何状态：一次读取只是一段字节而已。",
     "questions.00.held_layer.explanation": "字符层：UTF-8 解码器会暂存字符开头的几个字节，直到其余字节到达。",
     # 00.closed_socket
-    "questions.00.closed_socket.prompt": "判断对错（True 或 False）：连接正常关闭时，回答就是完整的。",
+    "questions.00.closed_socket.prompt": "判断对错（True 或 False）：连接正常关闭，并不能说明回答已经完整。",
     "questions.00.closed_socket.hint": "由谁来判定一个回答已经结束：传输层，还是服务本身？",
-    "questions.00.closed_socket.explanation": "False：只有服务自己的终止信号才能说明回答已经结束；正常关闭可能发生在任何时刻。",
+    "questions.00.closed_socket.explanation": "True：只有服务自己的终止信号才能说明回答已经结束；正常关闭可能发生在任何时刻。",
     # 00.openai_done
     "questions.00.openai_done.prompt": "OpenAI Chat Completions 流的最后一个 data 行里发送的是什么？（原样写出字面值，不含前缀 'data: '）",
     "questions.00.openai_done.hint": "它不是 JSON。看看 data/openai-chat/completed.sse 的最后几行。",
@@ -38,9 +38,9 @@ STRINGS = {
     "questions.01.final.hint": "close() 相当于 final=True：只有这次调用知道流已经结束，因而能判断出最后那个字符没收完，而不是还在路上。在单元格里试一下。",
     "questions.01.final.explanation": "TruncatedCharacterError：它是 UnicodeDecodeError 的子类，会指出那个未完成字符的字节偏移。",
     # 01.replace
-    "questions.01.replace.prompt": "为什么对每次读取单独用 errors='replace' 解码，比抛出异常更糟？A) 它更慢；B) 它把传输中的一次切分悄无声息地变成了错误的文本；C) 它无法解码中文；D) 它会晚一点才报错",
+    "questions.01.replace.prompt": "为什么对每次读取单独用 errors='replace' 解码，比抛出异常更糟？A) 它更慢；B) 它无法解码中文；C) 它会晚一点才报错；D) 它把传输中的一次切分悄无声息地变成了错误的文本",
     "questions.01.replace.hint": "想想读这份回答的人会看到什么，以及有没有人被告知出了问题。",
-    "questions.01.replace.hints.C": "字符完整到达时，它解码中文毫无问题；问题只出在切点上。",
+    "questions.01.replace.hints.B": "字符完整到达时，它解码中文毫无问题；问题只出在切点上。",
     "questions.01.replace.explanation": "回答里的 U+FFFD 看上去就是正常数据；没有任何人知道，其实字节本身没问题，错在客户端。",
     # 02.lines
     "questions.02.lines.prompt": "按照 SSE 的规则，'a\\r\\nb\\rc\\n\\nd' 中有多少个完整的行（d 后面还没有行结束符）？",
@@ -55,7 +55,7 @@ STRINGS = {
     "questions.02.cr_lf_across.explanation": "一个：CR 立即结束这一行，紧随其后的 LF 属于同一个行结束符。",
     # 02.splitlines
     "questions.02.splitlines.prompt": "str.splitlines() 会把下面哪些字符当作换行，而 SSE 和 JSON 只把它们当作普通数据？A) LF；B) U+0085（NEL）；C) U+2028；D) CR。多选：写出所有符合的选项字母。",
-    "questions.02.splitlines.hint": "在单元格里试试 'x\\x85y\\u2028z'.splitlines()，再查一查 SSE 里哪些字符会结束一行。",
+    "questions.02.splitlines.hint": "在单元格里把每个选项的字符分别放在两个字母之间，用 str.splitlines() 拆一拆；再和 SSE 认可的行结束符比较。",
     "questions.02.splitlines.explanation": "NEL 和 U+2028（还有 FF、VT、U+2029……）会被 splitlines() 拆开，但在事件里它们只是普通字符。",
     # 02.pending
     "questions.02.pending.prompt": "先执行 LineSplitter().feed('data: 你')，再执行 .feed('好')，这时它的 pending_text 是什么？（写出字符串的内容）",
@@ -75,10 +75,10 @@ STRINGS = {
     "questions.03.space.hints.C": "值并不是原样保留的：规则会从它的开头去掉一些东西。去掉什么，去掉多少？",
     "questions.03.space.explanation": "恰好去掉一个空格，所以还剩一个。",
     # 03.id
-    "questions.03.id.prompt": "解析器处理完 'id: 7\\ndata: a\\n\\nid\\ndata: b\\n\\n' 之后，它的 last_event_id 是什么？A) '7'；B) ''（空字符串）；C) None",
+    "questions.03.id.prompt": "解析器处理完 'id: 7\\ndata: a\\n\\nid\\ndata: b\\n\\n' 之后，它的 last_event_id 是什么？A) ''（空字符串）；B) None；C) '7'",
     "questions.03.id.hint": "把第二个事件逐行过一遍：没有冒号的行也是一个字段。是哪个字段，值是什么？id 字段拿到这个值之后会做什么？",
-    "questions.03.id.hints.A": "第一个事件把它设成了 '7'。看第二个事件的第一行：它是哪个字段，带着什么值？",
-    "questions.03.id.hints.C": "last_event_id 从一开始就是字符串，从来不是 None。第二个事件处理完之后，它是什么字符串？",
+    "questions.03.id.hints.C": "第一个事件把它设成了 '7'。看第二个事件的第一行：它是哪个字段，带着什么值？",
+    "questions.03.id.hints.B": "last_event_id 从一开始就是字符串，从来不是 None。第二个事件处理完之后，它是什么字符串？",
     "questions.03.id.explanation": "空的 id 会把最后事件 ID（last event ID）重置为空字符串：客户端重连时就不会再发送 Last-Event-ID。",
     # 03.json_when
     "questions.03.json_when.prompt": "客户端什么时候可以对 SSE 流的数据调用 json.loads？A) 每个 data 行到达时；B) 每次读取时；C) 空行派发事件时",
@@ -114,9 +114,9 @@ STRINGS = {
     "questions.04.gemini_cut.hint": "在第 7 节里试一试：两种情况下，最后一个完整的事件分别说了什么？",
     "questions.04.gemini_cut.explanation": "False：每个事件看起来都像最后一个。分帧本身证明不了更多；只有 JSON 数组格式结尾的 ] 才能证明流已结束。",
     # 05.ping_progress
-    "questions.05.ping_progress.prompt": "判断对错（True 或 False）：Anthropic 的 ping 事件会推动业务进展时钟。",
+    "questions.05.ping_progress.prompt": "判断对错（True 或 False）：Anthropic 的 ping 事件会推动字节时钟和事件时钟，但不会推动业务进展时钟。",
     "questions.05.ping_progress.hint": "ping 证明了什么：连接还活着，还是回答在推进？",
-    "questions.05.ping_progress.explanation": "False：ping 只推动字节时钟和事件时钟。一个只发 ping 的流是活着的，但没有进展。",
+    "questions.05.ping_progress.explanation": "True：ping 只推动字节时钟和事件时钟。一个只发 ping 的流是活着的，但没有进展。",
     # 05.which_clock
     "questions.05.which_clock.prompt": "一个代理每秒只吐出一个字节，而且始终没有任何事件完成。上限分别是 30 秒（字节）、60 秒（事件）和 120 秒（进展），哪个上限最先触发？A) byte_idle；B) event_idle；C) progress_idle",
     "questions.05.which_clock.hint": "字节一直在到达，所以有一个时钟不断被刷新。另外两个呢？其中哪个上限更小？",
@@ -137,25 +137,25 @@ STRINGS = {
     "questions.06.replace_count.prompt": "服务器发送 'data: 你好'，切点落在“你”的第一个字节之后：第一次读取以 e4 结尾，第二次读取以 bd a0 开头。客户端对每次读取分别用 errors='replace' 解码。会产生多少个 U+FFFD 字符？",
     "questions.06.replace_count.hint": "按读取逐次来数：在单元格里用 errors='replace' 单独解码每次读取，或者想想每次读取里有哪些非法片段。Python 把每个最长的非法片段替换成一个 U+FFFD：丢了首字节的那些字节，能合起来算作一个片段吗？",
     "questions.06.replace_count.hints.1": "这只数了第一次读取里那个孤立的首字节。再看第二次读取：前面没有首字节，它开头的那些字节会变成什么？",
-    "questions.06.replace_count.hints.2": "单独看第二次读取。没有首字节的后续字节是非法的；两个后续字节能组成一个非法片段吗，还是各算各的？",
+    "questions.06.replace_count.hints.2": "再按读取逐次数一遍：在单元格里用 errors='replace' 单独解码第二次读取 b'\\xbd\\xa0'。一串非法字节会变成几个替换字符，是由什么决定的？",
     "questions.06.replace_count.explanation": "3 个：第一次读取末尾的 e4 一个，第二次读取开头的 bd 和 a0 各一个。一个字符变成了三个错误的字符，而且没有任何报错。",
     # 06.sdk_truncated
-    "questions.06.sdk_truncated.prompt": "抓包样本 openai-chat/truncated_clean_boundary 一次完整发送时，响应体在回答中途的某个事件边界处正常结束，[DONE] 始终没有到达。遍历 openai SDK 的流会怎样？A) 抛出 APIConnectionError；B) 正常结束、不抛异常，只是拿到的文本更短；C) 抛出 JSON 错误；D) 一直等待 [DONE]，直到超时",
+    "questions.06.sdk_truncated.prompt": "抓包样本 openai-chat/truncated_clean_boundary 一次完整发送时，响应体在回答中途的某个事件边界处正常结束，[DONE] 始终没有到达。遍历 openai SDK 的流会怎样？A) 抛出 APIConnectionError；B) 抛出 JSON 错误；C) 一直等待 [DONE]，直到超时；D) 正常结束、不抛异常，只是拿到的文本更短",
     "questions.06.sdk_truncated.hint": "HTTP 响应体正常结束了：传输层没有出任何问题。SDK 会在结尾检查有没有收到 [DONE] 吗？",
     "questions.06.sdk_truncated.hints.A": "APIConnectionError 出现在连接中断时（没有收到 chunked 编码的终止块）。这里响应体是正常结束的。",
-    "questions.06.sdk_truncated.hints.D": "服务器已经发完了响应体，没有什么可等的了。",
-    "questions.06.sdk_truncated.explanation": "B：SDK 在响应体结束时停止迭代，不抛任何异常。只有像 consume() 那样检查终止信号，才能判定为 truncated。",
+    "questions.06.sdk_truncated.hints.C": "服务器已经发完了响应体，没有什么可等的了。",
+    "questions.06.sdk_truncated.explanation": "D：SDK 在响应体结束时停止迭代，不抛任何异常。只有像 consume() 那样检查终止信号，才能判定为 truncated。",
     # 06.heartbeat_inside
     "questions.06.heartbeat_inside.prompt": "一个代理把心跳 ': ping' 连同它后面的空行插进了某个事件内部，夹在 'data: a' 和 'data: b' 两行之间：收到的字节是 'data: a\\n: ping\\n\\ndata: b\\n\\n'。符合规范的解析器会派发多少个事件？",
     "questions.06.heartbeat_inside.hint": "注释行本身会被忽略。它后面的空行会对正在构建的事件做什么？",
     "questions.06.heartbeat_inside.hints.1": "注释行会被忽略。它后面的空行也会被忽略吗？空行会对目前构建好的事件做什么？",
     "questions.06.heartbeat_inside.explanation": "2 个：空行提前派发了 'a'，'b' 自成一个事件。这就是回放服务器只在事件边界插入心跳的原因。",
     # 06.resume_without_ids
-    "questions.06.resume_without_ids.prompt": "一个 OpenAI Chat Completions 流在回答中途断了。客户端能做什么？A) 带上 Last-Event-ID 重连，接着收剩下的部分；B) 没有办法续传：它的事件不带 id，重新发送请求会生成一个新的回答，费用和副作用都要再来一遍；C) SDK 会自己重连并续传",
+    "questions.06.resume_without_ids.prompt": "一个 OpenAI Chat Completions 流在回答中途断了。客户端能做什么？A) 带上 Last-Event-ID 重连，接着收剩下的部分；B) SDK 会自己重连并续传；C) 没有办法续传：它的事件不带 id，重新发送请求会生成一个新的回答，费用和副作用都要再来一遍",
     "questions.06.resume_without_ids.hint": "看抓包样本里的事件：重连的客户端要回传哪个字段？它存在吗？",
     "questions.06.resume_without_ids.hints.A": "Last-Event-ID 需要带 id 字段的事件。解析这个抓包样本，看看每个事件的 last_event_id。",
-    "questions.06.resume_without_ids.hints.C": "已经返回 200 的流中途断开时，各家 SDK 不会重连：要么直接结束，要么抛异常。",
-    "questions.06.resume_without_ids.explanation": "B：没有 id 字段，也就没有 Last-Event-ID 可发。重试就是一个新请求：先报告截断，再决定怎么办；绝不要把两个回答拼接在一起。",
+    "questions.06.resume_without_ids.hints.B": "已经返回 200 的流中途断开时，各家 SDK 不会重连：要么直接结束，要么抛异常。",
+    "questions.06.resume_without_ids.explanation": "C：没有 id 字段，也就没有 Last-Event-ID 可发。重试就是一个新请求：先报告截断，再决定怎么办；绝不要把两个回答拼接在一起。",
     # 07.splits
     "questions.07.splits.prompt": "一个 10 字节的响应体有多少种两段切分？",
     "questions.07.splits.hint": "切点位于两个字节之间，并且两边至少各有一个字节。",
@@ -176,10 +176,10 @@ STRINGS = {
     "questions.07.proof.hint": "这些测试从来没有试过哪些切点组合？",
     "questions.07.proof.explanation": "False：它们只试了每个切点单独切和所有切点同时切，并没有覆盖每一种组合。属性测试（property test）会抽样更多组合，但哪一种都算不上证明。",
     # 08.heartbeat_clock
-    "questions.08.heartbeat_clock.prompt": "生成过程卡住了，但服务器每 5 秒发一条 ping 注释。客户端设置了 idle_timeout=30 和 progress_timeout=60。哪个时钟会到期？A) idle_timeout；B) progress_timeout；C) 哪个都不会：流会永远等下去",
+    "questions.08.heartbeat_clock.prompt": "生成过程卡住了，但服务器每 5 秒发一条 ping 注释。客户端设置了 idle_timeout=30 和 progress_timeout=60。哪个时钟会到期？A) progress_timeout；B) idle_timeout；C) 哪个都不会：流会永远等下去",
     "questions.08.heartbeat_clock.hint": "逐个看每个时钟：什么会刷新它？ping 有字节吗？它带着回答的内容吗？",
-    "questions.08.heartbeat_clock.hints.A": "ping 每 5 秒到一次，而 ping 也算字节：每来一个，空闲时钟就重置一次。",
-    "questions.08.heartbeat_clock.hints.C": "逐个看每个时钟：什么会重置它？ping 会不会？如果没有任何东西去重置某个时钟，到了上限它会怎样？",
+    "questions.08.heartbeat_clock.hints.B": "ping 每 5 秒到一次，而 ping 也算字节：每来一个，空闲时钟就重置一次。",
+    "questions.08.heartbeat_clock.hints.C": "客户端设置上限，是为了让某一类卡住的情况能够结束。这两个上限各自针对哪一类卡住？眼前这种属于其中之一吗？",
     "questions.08.heartbeat_clock.explanation": "progress_timeout：ping 是字节，所以空闲时钟一直在刷新；但没有新的文本或阶段到达，60 秒后进展时钟到期。如果没有这个时钟，流会在 ping 的掩护下一直挂着。",
     # 08.aclosing
     "questions.08.aclosing.prompt": "判断对错（True 或 False）：updates = astream_http_updates(...) 保存在变量里，没有用 aclosing 包装；你在 `async for update in updates:` 里 break 跳出循环，HTTP 连接会在 break 的那一刻关闭。",
@@ -192,13 +192,13 @@ STRINGS = {
     "questions.08.cancel.hints.C": "被吞掉的取消会让 asyncio.timeout() 一直等着一个假装什么都没发生的任务。",
     "questions.08.cancel.explanation": "CancelledError，在 finally 关闭数据源之后抛出。outcome 'cancelled' 是给 cancel= 选项（停止按钮）用的；任务取消必须向上传播，否则超时和任务组都会出问题。",
     # 08.mcp_eof
-    "questions.08.mcp_eof.prompt": "一个 MCP Streamable HTTP 响应流（2025-11-25 修订版，支持续传）在一个带 id 的事件之后正常结束，而 JSON-RPC 响应还没有到。这是什么情况？A) completed：响应体正常结束了；B) 在业务完成层被截断（truncated_at='completion'），客户端可以用 GET 和 Last-Event-ID 续传；C) 一个丢失的回答，必须重新请求",
+    "questions.08.mcp_eof.prompt": "一个 MCP Streamable HTTP 响应流（2025-11-25 修订版，支持续传）在一个带 id 的事件之后正常结束，而 JSON-RPC 响应还没有到。这是什么情况？A) completed：响应体正常结束了；B) 一个丢失的回答，必须重新请求；C) 在业务完成层被截断（truncated_at='completion'），客户端可以用 GET 和 Last-Event-ID 续传",
     "questions.08.mcp_eof.hint": "两个问题：服务说了它已经完成吗？它有没有给客户端留下重新接上的途径？",
     "questions.08.mcp_eof.hints.A": "响应体正常结束从来都不是服务自己说的“完成”。在 MCP 里，什么才算？",
-    "questions.08.mcp_eof.hints.C": "看看流结束之前发了什么：一个事件 id。客户端能拿它做什么？",
+    "questions.08.mcp_eof.hints.B": "看看流结束之前发了什么：一个事件 id。客户端能拿它做什么？",
     "questions.08.mcp_eof.explanation": "在业务完成层被截断，和所有没收到终止信号的流一样；但 MCP 允许服务器提前关闭流，客户端可以凭事件 id 续传。换成 LLM API，同样的 EOF 就意味着回答丢了。",
     # 08.resumable
-    "questions.08.resumable.prompt": "下面哪些可以在不重新发送请求的情况下接着读完一个中断的流（多选）？A) OpenAI Chat Completions；B) 以 background: true 启动的 OpenAI Responses；C) 2025-11-25 修订版的 MCP Streamable HTTP，且事件带 id；D) Anthropic Messages",
+    "questions.08.resumable.prompt": "下面哪些可以在不重新发送请求的情况下接着读完一个中断的流（多选）？A) 以 background: true 启动的 OpenAI Responses；B) OpenAI Chat Completions；C) Anthropic Messages；D) 2025-11-25 修订版的 MCP Streamable HTTP，且事件带 id",
     "questions.08.resumable.hint": "要接着读，你需要一个服务器认得的位置：SSE 事件 id，或者服务器能从它之后开始重放的序号。哪些流会提供这样的位置，并且把回答保留在服务器端？",
     "questions.08.resumable.explanation": "后台模式的 Responses（starting_after=N 会重放序号 N 之后的事件），以及 2025-11-25 修订版的 MCP（用 GET 加 Last-Event-ID；2026-07-28 修订版移除了它）。Chat Completions 和 Messages 不带位置：重新发送就是开始一个新的回答。",
     # 09.naive_fragments
@@ -208,26 +208,26 @@ STRINGS = {
     "questions.09.naive_fragments.hints.6": "随便试一个：第一个是 '{{\"ci'。",
     "questions.09.naive_fragments.explanation": "零个：每个片段都是在任意位置被切开的一段 JSON 文本；只有调用关闭之后拼接起来的完整文本，才是一个合法的 JSON 值。",
     # 09.done_missing
-    "questions.09.done_missing.prompt": "判断对错（True 或 False）：在 openai-chat/tools_truncated_before_done 里，每个片段都到了，finish reason 也是 tool_calls，所以这些调用是完整的。",
+    "questions.09.done_missing.prompt": "判断对错（True 或 False）：在 openai-chat/tools_truncated_before_done 里，每个片段都到了，finish reason 也是 tool_calls，但这些调用仍然不算完整。",
     "questions.09.done_missing.hint": "哪个事件才真正标志着 Chat Completions 流的结束？它到了吗？",
-    "questions.09.done_missing.explanation": "False：在 Chat Completions 里，没有任何事件会单独关闭某一个调用；只有流自己的结尾（表示整个回答结束的 finish reason 之后的 [DONE]）会一次性关闭所有调用。没收到它，后面就可能还有内容。",
+    "questions.09.done_missing.explanation": "True：在 Chat Completions 里，没有任何事件会单独关闭某一个调用；只有流自己的结尾（表示整个回答结束的 finish reason 之后的 [DONE]）会一次性关闭所有调用。没收到它，后面就可能还有内容。",
     # 09.anthropic_close
-    "questions.09.anthropic_close.prompt": "哪个 Anthropic 事件会关闭一个 tool_use 调用？A) message_stop；B) content_block_stop；C) stop_reason 为 tool_use 的 message_delta；D) 最后一个 input_json_delta",
+    "questions.09.anthropic_close.prompt": "哪个 Anthropic 事件会关闭一个 tool_use 调用？A) message_stop；B) stop_reason 为 tool_use 的 message_delta；C) 最后一个 input_json_delta；D) content_block_stop",
     "questions.09.anthropic_close.hint": "调用存在于内容块（content block）里。在消息结束之前，是什么结束了一个块？",
     "questions.09.anthropic_close.hints.A": "message_stop 结束的是整条消息：到那时，调用早就关闭了。",
-    "questions.09.anthropic_close.hints.D": "如果没有事件明确告诉它，客户端怎么知道哪个 delta 是最后一个？",
+    "questions.09.anthropic_close.hints.C": "如果没有事件明确告诉它，客户端怎么知道哪个 delta 是最后一个？",
     "questions.09.anthropic_close.explanation": "content_block_stop：这个块，连同其中的调用，已经完整了。消息在它之后仍可能被切断，所以这个调用所在的回答还不能算最终结果。",
     # 09.reasoning_where
-    "questions.09.reasoning_where.prompt": "lesson_lib 把 delta.reasoning_content（DeepSeek）放到哪个字段？A) text；B) reasoning_text；C) tool_calls；D) 哪里都不放：直接丢弃",
+    "questions.09.reasoning_where.prompt": "lesson_lib 把 delta.reasoning_content（DeepSeek）放到哪个字段？A) text；B) tool_calls；C) reasoning_text；D) 哪里都不放：直接丢弃",
     "questions.09.reasoning_where.hint": "推理过程不是回答，而且收到的任何东西都不会被丢弃。",
     "questions.09.reasoning_where.hints.A": "那样的话，UI 就分不清哪些是思考、哪些是回答了。",
     "questions.09.reasoning_where.hints.D": "lesson_lib 读到的东西一样都不会丢。",
     "questions.09.reasoning_where.explanation": "reasoning_text：保留下来，并且单独存放，这样 UI 可以用不同的方式展示它，也绝不会把它当作回答保存。",
     # 09.surrogate
-    "questions.09.surrogate.prompt": "一个片段以 \\ud83d 结尾，下一个片段以 \\ude80 开头。调用关闭后，解析出的值在那个位置是什么？A) 两个 U+FFFD；B) 🚀；C) 什么都没有：这个调用出错了；D) 两个孤立代理项（lone surrogate）",
+    "questions.09.surrogate.prompt": "一个片段以 \\ud83d 结尾，下一个片段以 \\ude80 开头。调用关闭后，解析出的值在那个位置是什么？A) 🚀；B) 两个 U+FFFD；C) 什么都没有：这个调用出错了；D) 两个孤立代理项（lone surrogate）",
     "questions.09.surrogate.hint": "这些转义是 JSON 文本：两半拼到一起之后，json.loads 会把它们变成什么？",
     "questions.09.surrogate.hints.D": "单独解码每个片段才会得到那个结果。这里是每个片段单独解码吗？在 json.loads 看到这些片段之前，它们经历了什么？",
-    "questions.09.surrogate.hints.A": "这里没有按片段解码，所以也就没有字符被替换。",
+    "questions.09.surrogate.hints.B": "这里没有按片段解码，所以也就没有字符被替换。",
     "questions.09.surrogate.explanation": "🚀：片段先作为文本拼接起来，所以解析 JSON 时这对代理项已经是完整的。",
     # 10.fffd_count
     "questions.10.fffd_count.prompt": "流经 per-chunk-decode 中继时，上游的某次读取在“你”（UTF-8 编码占 3 个字节）的第一个字节之后结束，下一次读取以它剩下的两个字节开头。在“你”原来的位置，客户端会收到多少个 U+FFFD？",
@@ -240,19 +240,19 @@ STRINGS = {
     "questions.10.regex_whole.hint": "每个响应体只用一次读取发送时，读取边界能落在某个事件内部的什么位置？",
     "questions.10.regex_whole.explanation": "True，这也正是这个 bug 能混上线的原因：每个事件在那唯一一次读取里都是完整的。只有切开响应体的测试（遍历所有两段切分）才能发现它。",
     # 10.eventsource
-    "questions.10.eventsource.prompt": "浏览器的 EventSource 能做到下面哪件事？A) 用 POST 请求体发送提示词；B) 发送 Authorization 头；C) 正确解码一个被切在两次读取之间的字符；D) 区分响应体正常结束和回答已完成",
+    "questions.10.eventsource.prompt": "浏览器的 EventSource 能做到下面哪件事？A) 用 POST 请求体发送提示词；B) 正确解码一个被切在两次读取之间的字符；C) 发送 Authorization 头；D) 区分响应体正常结束和回答已完成",
     "questions.10.eventsource.hint": "它的构造函数只接受一个 URL 和一个选项。这样看，它还能做好哪件事？",
     "questions.10.eventsource.hints.A": "new EventSource(url, {{withCredentials}}) 没有地方放请求体，而且它只发送 GET。",
-    "questions.10.eventsource.hints.B": "它只能带上 cookie（withCredentials）；需要在请求头里带 token 的页面得改用 fetch。",
+    "questions.10.eventsource.hints.C": "它只能带上 cookie（withCredentials）；需要在请求头里带 token 的页面得改用 fetch。",
     "questions.10.eventsource.hints.D": "只有明确这么说的事件才能区分：服务的终止事件，或中继的 outcome 事件。",
-    "questions.10.eventsource.explanation": "C：HTML 标准把事件流作为一个连续的流来解码，被切开的字符会先保留、等后续字节到达；但 EventSource 只能发送不带自定义请求头的 GET，而响应体正常结束也说明不了回答是否完整。",
+    "questions.10.eventsource.explanation": "B：HTML 标准把事件流作为一个连续的流来解码，被切开的字符会先保留、等后续字节到达；但 EventSource 只能发送不带自定义请求头的 GET，而响应体正常结束也说明不了回答是否完整。",
     # 10.cancel
-    "questions.10.cancel.prompt": "正确实现的中继正在转发流时，浏览器标签页被关闭了。是什么关闭了上游连接？A) 上游发现没人在读；B) 中继收到 http.disconnect 后取消该请求的任务，由 lesson_lib 关闭上游响应；C) 垃圾回收器；D) 上游的空闲超时",
+    "questions.10.cancel.prompt": "正确实现的中继正在转发流时，浏览器标签页被关闭了。是什么关闭了上游连接？A) 上游发现没人在读；B) 垃圾回收器；C) 上游的空闲超时；D) 中继收到 http.disconnect 后取消该请求的任务，由 lesson_lib 关闭上游响应",
     "questions.10.cancel.hint": "上游还在给中继发送，中继也还在读：谁必须先停下来？",
     "questions.10.cancel.hints.A": "中继还在从上游读取：在上游看来，读取方一切正常。",
-    "questions.10.cancel.hints.D": "上游一直在发送，所以它的空闲超时永远不会触发。",
-    "questions.10.cancel.hints.C": "任务还在读取，这些对象都还被引用着，不会被当作垃圾回收。",
-    "questions.10.cancel.explanation": "B：ASGI 服务器通知应用客户端已断开；中继取消管道（pipeline）所在的任务，异步读取器在被取消时关闭上游响应，整个过程不到一秒。",
+    "questions.10.cancel.hints.C": "上游一直在发送，所以它的空闲超时永远不会触发。",
+    "questions.10.cancel.hints.B": "任务还在读取，这些对象都还被引用着，不会被当作垃圾回收。",
+    "questions.10.cancel.explanation": "D：ASGI 服务器通知应用客户端已断开；中继取消管道（pipeline）所在的任务，异步读取器在被取消时关闭上游响应，整个过程不到一秒。",
     # 10.invented
     "questions.10.invented.prompt": "上游在回答中途断开；invent-finish 中继随后自行发出了 finish_reason 为 stop 的事件和 [DONE]。consume() 根据转发过来的事件会得出什么判定结果？A) completed；B) truncated；C) incomplete；D) service_error",
     "questions.10.invented.hint": "consume() 只能看到交给它的字节。这些字节里有断开的迹象吗？",
