@@ -85,7 +85,8 @@ def test_completed_but_not_final_when_events_follow_done():
     """Lesson 04: ``[DONE]`` followed by more events (here a further text delta) keeps ``completed`` but
     is not final: a stream that says it ended and then goes on proves nothing about where it ends."""
     capture = load("openai-chat/completed")
-    extra = {"id": "x", "object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {"content": "再见 🙂"}}]}
+    delta = {"index": 0, "delta": {"content": "再见 🙂"}}
+    extra = {"id": "x", "object": "chat.completion.chunk", "choices": [delta]}
     body = capture.body + f"data: {json.dumps(extra, ensure_ascii=False)}\n\n".encode()
     result = consume([body], "openai-chat")
     assert result.outcome is Outcome.COMPLETED and result.stats.events_after_terminal == 1
