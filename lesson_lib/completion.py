@@ -18,6 +18,10 @@ complete unit to the service's contract (:mod:`lesson_lib.contracts`), and decid
   a bound reached is ``limit_exceeded``, an in-band error is ``service_error``, an exception from the chunk
   source (a network error) is ``truncated`` with the error recorded, and ``cancel`` gives ``cancelled``.
 
+The one question to ask before storing or acting on an answer is ``result.is_final``: ``completed`` AND
+``end_verified`` (then, and only then, ``final_text`` is set). Branching on ``outcome`` alone accepts the cut
+streams above that keep ``completed``.
+
 ``stream_updates`` is the same pipeline as a generator, for live display; ``consume`` simply drains it.
 Either way the chunk source is closed exactly once, on every path (see :func:`stream_updates`).
 """
