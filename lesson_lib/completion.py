@@ -18,6 +18,10 @@ complete unit to the service's contract (:mod:`lesson_lib.contracts`), and decid
   a bound reached is ``limit_exceeded``, an in-band error is ``service_error``, an exception from the chunk
   source (a network error) is ``truncated`` with the error recorded, and ``cancel`` gives ``cancelled``.
 
+The one question to ask before storing or acting on an answer is ``result.is_final``: ``completed`` AND
+``end_verified`` (then, and only then, ``final_text`` is set). Branching on ``outcome`` alone accepts the cut
+streams above that keep ``completed``.
+
 ``stream_updates`` is the same pipeline as a generator, for live display; ``consume`` simply drains it.
 Either way the chunk source is closed exactly once, on every path (see :func:`stream_updates`).
 """
@@ -177,6 +181,10 @@ class StreamResult:
 
     ``last_event_id`` (SSE) is the last event ID string at the end, what a reconnection sends (``""`` if
     none); ``retry`` (SSE) the last valid ``retry`` field in milliseconds, or ``None``.
+
+    :attr:`is_final` is the one question to ask before storing or acting on the answer: is it final?
+    Branching on ``outcome`` alone is not enough (``completed`` with ``end_verified=False`` is a Gemini
+    stream that may have been cut between two events, or one with events after its terminal signal).
     """
 
     outcome: Outcome
@@ -192,6 +200,16 @@ class StreamResult:
     reasoning_text: str = ""
     last_event_id: str = ""  # SSE: the last event ID string at the end (what a reconnection sends)
     retry: int | None = None  # SSE: the last valid retry field, in milliseconds
+
+    @property
+    def is_final(self) -> bool:
+        """``True`` exactly when this answer is final and safe to store: the outcome is ``completed`` AND
+        the bytes prove where the answer ends (``end_verified``). Then, and only then, ``final_text`` is
+        set (``is_final == (final_text is not None)``). Every other result, including ``completed`` with
+        ``end_verified=False`` and ``incomplete`` (whole stream, cut answer), is provisional: show it as
+        such, do not store it as the answer. A source error reported after a proven end (``error`` set on
+        a completed result) does not change it: the answer's bytes were all there."""
+        return self.outcome is Outcome.COMPLETED and self.end_verified
 
     def describe(self) -> str:
         """One human paragraph about what happened and why, in the current language (see

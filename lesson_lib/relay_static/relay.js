@@ -46,6 +46,7 @@ function textOf(contract, type, data) {
 class SSEReader {
   constructor(onEvent) { this.onEvent = onEvent; this.buffer = ""; this.afterCR = false; this.data = []; this.type = ""; }
   feed(text) {
+    if (text === "") return;  // an empty piece (a read holding part of a character): a pending CR stays pending
     if (this.afterCR && text.startsWith("\n")) text = text.slice(1);  // the LF of a CRLF cut after its CR
     this.afterCR = false;
     this.buffer += text;
