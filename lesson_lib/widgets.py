@@ -3,9 +3,10 @@
 Every explorer is an :class:`ipywidgets.VBox`, so it displays itself and composes with other widgets. Its
 whole state lives in widget values (an :class:`ipywidgets.Image` holding PNG bytes, :class:`ipywidgets.HTML`
 holding the texts), never in printed output, so a notebook saved with its widget state shows the initial
-picture, and a static reader (GitHub, nbviewer) that cannot run widgets still gets the ``text/plain``
-description: every explorer's ``repr`` says what it shows, without memory addresses, and
-``_repr_mimebundle_`` returns that repr in full next to the widget view.
+picture (with one notice that its controls come alive once its cell has run, in place of ipywidgets' red
+"disconnected" mark on every control), and a static reader (GitHub, nbviewer) that cannot run widgets still
+gets the ``text/plain`` description: every explorer's ``repr`` says what it shows, without memory
+addresses, and ``_repr_mimebundle_`` returns that repr in full next to the widget view.
 
 No layer is re-implemented here: the decoding comes from :mod:`lesson_lib.decoding`, the states from the
 parsers' own inspection properties (:func:`lesson_lib.viz.sse_layer_rows`,
@@ -130,8 +131,43 @@ def _as_bytes(data: bytes | str) -> bytes:
 _MIME_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
+# A view restored from a notebook's saved widget state has no kernel behind it: ipywidgets gives every such
+# view the class ``jupyter-widgets-disconnected``, whose ``::before`` draws a red broken-link icon, on each
+# control (sixteen in lesson 01's CutExplorer). Inside an explorer these rules draw none of those icons, let
+# the stored controls take no input (and dim them), and show one notice instead, which a live explorer (its
+# cell run) hides.
+# Every selector starts at the explorer's own class: nothing else on the page changes.
+_EXPLORER_CLASS = "bl-explorer"
+_NOTICE_CLASS = "bl-stored-notice"
+_STORED_VIEW_CSS = (
+    "<style>"
+    f".{_EXPLORER_CLASS}.jupyter-widgets-disconnected::before,"
+    f".{_EXPLORER_CLASS} .jupyter-widgets-disconnected::before{{content:none;display:none}}"
+    f".{_EXPLORER_CLASS}:not(.jupyter-widgets-disconnected)>.{_NOTICE_CLASS}{{display:none}}"
+    f".{_EXPLORER_CLASS}.jupyter-widgets-disconnected>:not(.{_NOTICE_CLASS}){{pointer-events:none}}"
+    f".{_EXPLORER_CLASS}.jupyter-widgets-disconnected :is(.widget-slider,.widget-button,.widget-text,"
+    ".widget-dropdown,.widget-toggle-buttons){opacity:.6}"
+    f".{_NOTICE_CLASS} .bl-stored-text{{border-left:3px solid var(--jp-brand-color1,#1976d2);"
+    "background:var(--jp-layout-color2,#eee);padding:0 8px;line-height:1.6}"
+    "</style>"
+)
+
+
+def _stored_view_notice() -> W.HTML:
+    """The explorer's first child: the notice a stored (not yet live) view shows, and the rules above."""
+    notice = W.HTML(f'{_STORED_VIEW_CSS}<div class="bl-stored-text">{_t("widgets.stored_view.notice")}</div>')
+    notice.add_class(_NOTICE_CLASS)
+    return notice
+
+
 class _Explorer(W.VBox):
-    """Shared plumbing: the full repr as ``text/plain`` next to the widget view."""
+    """Shared plumbing: the full repr as ``text/plain`` next to the widget view, and, as the first child,
+    the notice that a view restored from the notebook's stored state shows instead of ipywidgets' red
+    "disconnected" marks (hidden while the explorer is live)."""
+
+    def __init__(self, children: Sequence[W.Widget] = (), **kwargs: Any) -> None:
+        super().__init__(children=[_stored_view_notice(), *children], **kwargs)
+        self.add_class(_EXPLORER_CLASS)
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         # ipywidgets' own version cuts text/plain at 110 characters; a static reader needs all of it.

@@ -1,8 +1,9 @@
 """Execute every lesson notebook top to bottom in a fresh kernel and store its outputs (``make outputs``).
 
-Outputs are stored with the widget state, so widgets render when a notebook is opened; timing metadata is
-not recorded, so a re-run changes only what really changed. Usage: ``python tools/run_notebooks.py
-[NOTEBOOK ...]`` (default: every notebook under notebooks/).
+Outputs are stored with the widget state, so widgets render when a notebook is opened (an explorer restored
+that way says that its controls come alive once its cell has run); timing metadata is not recorded, so a
+re-run changes only what really changed. Usage: ``python tools/run_notebooks.py [NOTEBOOK ...]`` (default:
+every notebook under notebooks/).
 """
 
 from __future__ import annotations

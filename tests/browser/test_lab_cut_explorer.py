@@ -8,7 +8,16 @@ import time
 import pytest
 
 from .servers import wait_for
-from .widget_steps import BOUNDARY, FIRST_CUT, INSIDE, drag_cut, expect_cut_shown, explorer, shoot
+from .widget_steps import (
+    BOUNDARY,
+    FIRST_CUT,
+    INSIDE,
+    drag_cut,
+    expect_cut_shown,
+    expect_live,
+    explorer,
+    shoot,
+)
 from .widget_steps import wait_until_picture_settles as settle
 
 pytestmark = pytest.mark.browser
@@ -57,6 +66,7 @@ def test_cut_explorer_in_jupyterlab(jupyter_lab, page, artifacts):
 
     box = explorer(page)
     expect_cut_shown(box, FIRST_CUT)
+    expect_live(box)  # the cell ran: the explorer is live, not the stored picture
 
     # Drag the cut one byte into 你: the per-read decode now breaks 你 instead of é.
     drag_cut(page, box, INSIDE)

@@ -1,10 +1,14 @@
-"""Every lesson with widgets, opened in JupyterLab as ``make lab`` opens it, WITHOUT running a cell.
+"""Every lesson with widgets, in both editions, opened in JupyterLab as ``make lab`` opens it, WITHOUT
+running a cell.
 
 The widgets must draw the state stored in the notebook (tools/run_notebooks.py writes it into the
 notebook's metadata), not their text repr: for every widget output of every lesson, the page shows the
 rendered widget (no ``text/plain`` fallback), each picture the stored state holds is on the page with the
-very bytes stored, and each slider shows its stored value. The oracle is the notebook file itself, read
-here with ``json``: nothing is computed with lesson_lib.
+very bytes stored, and each slider shows its stored value. And the stored view must read as a picture, not
+as a page of errors: no red "disconnected" mark of ipywidgets is visible on it (a view restored without a
+kernel gets one on every control), its one notice (stored with it, in the lesson's language) says that the
+controls come alive once the cell has run, and its controls take no input until then. The oracle is the
+notebook file itself, read here with ``json``: nothing is computed with lesson_lib.
 
 The server is started by the copy's ``tools/lab.py`` (the conftest's ``jupyter_lab``), so this checks
 what ``make lab`` does for a newcomer: a fresh Jupyter data folder (untrusted notebooks until lab.py
@@ -14,7 +18,9 @@ trusts them) and fresh user settings. It also checks that nothing pops up over t
 from __future__ import annotations
 
 import base64
+import html
 import json
+import re
 import time
 import urllib.request
 from dataclasses import dataclass
@@ -24,6 +30,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .servers import wait_for
+from .widget_steps import VISIBLE_MARKS, VISIBLE_NOTICES
 
 pytestmark = pytest.mark.browser
 
@@ -41,14 +48,27 @@ class StoredWidget:
     repr: str  # its text/plain repr (what an untrusted notebook shows instead)
     images: list[bytes]  # the PNGs the widget shows on open (non-empty Image values, not display:none)
     sliders: list[int]  # the values of its IntSliders, in tree order
+    notices: list[str]  # the texts of its "stored picture" notices (HTML with the class bl-stored-notice)
 
 
-def _shown(models: dict, model_id: str, images: list[bytes], sliders: list[int], visible: bool = True):
-    """Collect, depth first, the pictures and slider values that ``model_id``'s view shows."""
+NOTICE_CLASS = "bl-stored-notice"
+
+
+def html_text(value: str) -> str:
+    """What a browser shows of an HTML value: no style element, no tags, entities decoded, spaces merged."""
+    value = re.sub(r"<style>.*?</style>", "", value, flags=re.DOTALL)
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", value)).split())
+
+
+def _shown(models: dict, model_id: str, images: list[bytes], sliders: list[int], notices: list[str],
+           visible: bool = True):
+    """Collect, depth first, the pictures, slider values and notices that ``model_id``'s view shows."""
     model = models[model_id]
     state = model["state"]
     layout = models.get(str(state.get("layout", "")).removeprefix("IPY_MODEL_"), {})
     visible = visible and layout.get("state", {}).get("display") != "none"
+    if model["model_name"] == "HTMLModel" and NOTICE_CLASS in state.get("_dom_classes", []):
+        notices.append(html_text(state["value"]))
     if model["model_name"] == "ImageModel" and visible:
         for buffer in model.get("buffers", []):
             if buffer["path"] == ["value"] and buffer["data"]:
@@ -56,7 +76,7 @@ def _shown(models: dict, model_id: str, images: list[bytes], sliders: list[int],
     if model["model_name"] == "IntSliderModel" and visible:
         sliders.append(state["value"])
     for child in state.get("children", []):
-        _shown(models, child.removeprefix("IPY_MODEL_"), images, sliders, visible)
+        _shown(models, child.removeprefix("IPY_MODEL_"), images, sliders, notices, visible)
 
 
 def stored_widgets(path: Path) -> list[StoredWidget]:
@@ -71,16 +91,28 @@ def stored_widgets(path: Path) -> list[StoredWidget]:
                 continue
             images: list[bytes] = []
             sliders: list[int] = []
+            notices: list[str] = []
             model_id = data[VIEW]["model_id"]
-            _shown(models, model_id, images, sliders)
+            _shown(models, model_id, images, sliders, notices)
             text = data.get("text/plain", "")
             text = "".join(text) if isinstance(text, list) else text
-            found.append(StoredWidget(index, model_id, text, images, sliders))
+            found.append(StoredWidget(index, model_id, text, images, sliders, notices))
     return found
 
 
-def lessons_with_widgets() -> list[Path]:
-    return [p for p in sorted((ROOT / "notebooks").glob("*.ipynb")) if stored_widgets(p)]
+EDITIONS = {"en": "", "zh-CN": "zh-CN/"}  # edition -> its folder under notebooks/
+
+
+def lessons_with_widgets(edition: str = "en") -> list[str]:
+    """The lessons of ``edition`` that store widget views, as paths under notebooks/."""
+    folder = ROOT / "notebooks" / EDITIONS[edition]
+    return [EDITIONS[edition] + p.name for p in sorted(folder.glob("*.ipynb")) if stored_widgets(p)]
+
+
+def in_language(text: str, edition: str) -> bool:
+    """Whether a notice reads in the edition's language (the Chinese one in Chinese characters)."""
+    chinese = re.search(r"[\u4e00-\u9fff]", text) is not None
+    return chinese if edition == "zh-CN" else not chinese and "run" in text
 
 
 OPENED = """(name) => {
@@ -146,9 +178,20 @@ def shut_down_kernels(lab) -> None:
     wait_for(lambda: json.loads(lab.api("/api/kernels")[1]) == [], timeout=30, what="the kernels to end")
 
 
-def check_lesson(page: Page, lab, path: Path, artifacts: Path) -> list[str]:
-    """Open ``path`` untouched and compare what the page shows with the stored widgets; the problems."""
-    name = path.name
+# Whether every control of the view at the cell's output takes no input (pointer-events none): a picture.
+CONTROLS_INERT = """(node) => {
+    const controls = node.querySelectorAll(
+        '.jp-OutputArea-output > .jupyter-widgets :is(.widget-slider, button, input, select, textarea)');
+    return controls.length > 0
+        && Array.from(controls).every(c => getComputedStyle(c).pointerEvents === 'none');
+}"""
+
+
+def check_lesson(page: Page, lab, name: str, edition: str, artifacts: Path) -> list[str]:
+    """Open ``name`` (a path under notebooks/) untouched and compare what the page shows with the stored
+    widgets; the problems."""
+    path = lab.root / "notebooks" / name
+    stem = f"{edition}-{path.stem}"
     widgets = stored_widgets(path)
     page.goto(lab.url(name).replace("?token=", "?reset&token="))
     page.wait_for_function(OPENED, arg=name, timeout=90_000, polling=250)
@@ -199,22 +242,50 @@ def check_lesson(page: Page, lab, path: Path, artifacts: Path) -> list[str]:
         except TimeoutError:
             last = seen[-1] if seen else "nothing"
             problems.append(f"{name} cell {widget.cell}: sliders show {last}, stored {widget.sliders}")
-        view = page.locator(".jp-Notebook .jp-Cell").nth(widget.cell).locator(
-            ".jp-OutputArea-output:has(> .jupyter-widgets)"
-        )
+        # A picture, not a page of errors: no red mark, the notice that was stored with the view, inert
+        # controls.
+        cell = page.locator(".jp-Notebook .jp-Cell").nth(widget.cell)
+        marks = cell.evaluate(VISIBLE_MARKS)
+        if marks:
+            problems.append(f"{name} cell {widget.cell}: {marks} red 'disconnected' marks on the widget")
+        if not widget.notices or not all(in_language(text, edition) for text in widget.notices):
+            problems.append(
+                f"{name} cell {widget.cell}: the stored widget carries no notice in the lesson's language "
+                f"that it comes alive when its cell runs (stored: {widget.notices})"
+            )
+        shown_notices = [" ".join(text.split()) for text in cell.evaluate(VISIBLE_NOTICES)]
+        if shown_notices != widget.notices:
+            problems.append(f"{name} cell {widget.cell}: notices {shown_notices}, stored {widget.notices}")
+        if not cell.evaluate(CONTROLS_INERT):
+            problems.append(f"{name} cell {widget.cell}: the stored widget's controls take input")
+        view = cell.locator(".jp-OutputArea-output:has(> .jupyter-widgets)")
         view.scroll_into_view_if_needed()
-        view.screenshot(path=str(artifacts / f"lab-on-open-{path.stem}-cell{widget.cell}.png"))
-    page.screenshot(path=str(artifacts / f"lab-on-open-{path.stem}-page.png"))
+        view.screenshot(path=str(artifacts / f"lab-on-open-{stem}-cell{widget.cell}.png"))
+    marks = page.locator(".jp-Notebook").evaluate(VISIBLE_MARKS)
+    if marks:
+        problems.append(f"{name}: {marks} red 'disconnected' marks on the page")
+    page.screenshot(path=str(artifacts / f"lab-on-open-{stem}-page.png"))
     return problems
 
 
-def test_stored_widgets_render_on_open_in_every_lesson(jupyter_lab, page, artifacts):
-    lessons = lessons_with_widgets()
-    assert len(lessons) >= 5, f"the lessons with stored widgets changed: {[p.name for p in lessons]}"
+@pytest.mark.parametrize("edition", list(EDITIONS))
+def test_stored_widgets_render_on_open_in_every_lesson(edition, jupyter_lab, page, artifacts):
+    lessons = lessons_with_widgets(edition)
+    assert len(lessons) >= 5, f"the lessons with stored widgets changed: {lessons}"
     problems: list[str] = []
-    for path in lessons:
-        problems += check_lesson(page, jupyter_lab, jupyter_lab.root / "notebooks" / path.name, artifacts)
+    for lesson in lessons:
+        problems += check_lesson(page, jupyter_lab, lesson, edition, artifacts)
         shut_down_kernels(jupyter_lab)
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("edition", list(EDITIONS))
+def test_lesson_01_opens_as_a_picture_not_a_page_of_error_marks(edition, jupyter_lab, page, artifacts):
+    """The first explorer a newcomer meets in full (lesson 01's CutExplorer, a slider, three buttons and a
+    text field): before the course hid them, it showed sixteen red "disconnected" marks on open."""
+    lesson = EDITIONS[edition] + "01_chunks_are_not_characters.ipynb"
+    assert len(stored_widgets(ROOT / "notebooks" / lesson)) == 1
+    problems = check_lesson(page, jupyter_lab, lesson, edition, artifacts)
     assert not problems, "\n".join(problems)
 
 

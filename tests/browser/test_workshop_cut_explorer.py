@@ -9,7 +9,16 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from .widget_steps import BOUNDARY, FIRST_CUT, INSIDE, drag_cut, expect_cut_shown, explorer, shoot
+from .widget_steps import (
+    BOUNDARY,
+    FIRST_CUT,
+    INSIDE,
+    drag_cut,
+    expect_cut_shown,
+    expect_live,
+    explorer,
+    shoot,
+)
 from .widget_steps import wait_until_picture_settles as settle
 
 pytestmark = pytest.mark.browser
@@ -32,6 +41,7 @@ def test_cut_explorer_in_the_voila_workshop(workshop, page, artifacts):
     expect(page.locator(".jp-InputArea-editor, .jp-CodeMirrorEditor, .highlight")).to_have_count(0)
     expect(page.get_by_text("explorer = CutExplorer")).to_have_count(0)
     expect_cut_shown(box, FIRST_CUT)
+    expect_live(box)  # Voila runs every cell: live widgets, never the stored-picture notice
 
     drag_cut(page, box, INSIDE)
     expect_cut_shown(box, INSIDE)

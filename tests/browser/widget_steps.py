@@ -40,6 +40,40 @@ def explorer(page: Page, timeout: float = 60_000) -> Locator:
     return box
 
 
+# The red broken-link marks ipywidgets draws (``.jupyter-widgets-disconnected::before``) that are on screen
+# inside ``root``: elements laid out whose ::before has content and is displayed.
+VISIBLE_MARKS = """(root) => Array.from(root.querySelectorAll('.jupyter-widgets-disconnected'))
+    .filter(e => e.getClientRects().length > 0).filter(e => {
+        const before = getComputedStyle(e, '::before');
+        return before.display !== 'none' && before.content !== 'none' && before.content !== 'normal';
+    }).length"""
+# The texts of the "stored picture" notices laid out inside ``root`` (an explorer shows one while it is not
+# live: restored from the notebook's stored state, or after its kernel went away).
+VISIBLE_NOTICES = """(root) => Array.from(root.querySelectorAll('.bl-stored-notice'))
+    .filter(e => e.getClientRects().length > 0).map(e => e.innerText.trim())"""
+
+
+# The explorer's one notice element and whether its words are on screen (``innerText`` leaves out what is
+# not rendered); null when the explorer has no notice element with its class, or more than one.
+NOTICE_SHOWN = """(box) => {
+    const notices = box.querySelectorAll('.bl-stored-notice');
+    if (notices.length !== 1) return null;
+    const words = notices[0].querySelector('.bl-stored-text');
+    if (!words) return null;
+    return box.innerText.includes(words.textContent.trim().slice(0, 16));
+}"""
+
+
+def expect_live(box: Locator) -> None:
+    """A live explorer (its cell has run): no disconnected mark; its "stored picture" notice is there (the
+    element, with its class) but not shown."""
+    assert box.evaluate(VISIBLE_MARKS) == 0, "a live explorer shows disconnected marks"
+    assert box.evaluate(VISIBLE_NOTICES) == [], "a live explorer still shows the stored-picture notice"
+    shown = box.evaluate(NOTICE_SHOWN)
+    assert shown is not None, "the live explorer has no notice element with the class bl-stored-notice"
+    assert shown is False, "a live explorer shows the words of the stored-picture notice"
+
+
 def comparison_cells(box: Locator) -> tuple[Locator, Locator, Locator, Locator]:
     """(per-read text, incremental text, per-read U+FFFD count, incremental U+FFFD count)."""
     rows = box.locator("table tr")

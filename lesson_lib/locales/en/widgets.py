@@ -20,6 +20,10 @@ STRINGS = {
     "widgets.where.cut": "cut at {cuts}",
     "widgets.where.uncut": "not cut",
     "widgets.none": "none",
+    "widgets.stored_view.notice": (
+        "<b>A stored picture.</b> Its controls come alive once this cell has run, after the cells above it "
+        "(Run ▸ Run All Cells, or Shift+Enter down to here)."
+    ),
     "widgets.yes": "yes",
     "widgets.no": "no",
     "widgets.capture": "capture",

@@ -19,6 +19,10 @@ STRINGS = {
     "widgets.where.cut": "在偏移 {cuts} 处切开",
     "widgets.where.uncut": "未切分",
     "widgets.none": "无",
+    "widgets.stored_view.notice": (
+        "<b>这是保存下来的画面。</b>运行本单元格之后控件才能操作；它上面的单元格要先运行"
+        "（Run ▸ Run All Cells，或一路按 Shift+Enter 到这里）。"
+    ),
     "widgets.yes": "是",
     "widgets.no": "否",
     "widgets.capture": "抓包样本",
