@@ -22,7 +22,8 @@ Server-Sent Events:
   stops;
 * when the client disconnects, the request's task is cancelled: lesson_lib closes the upstream response, so
   the upstream connection is closed at once (the tests prove it within a second with ReplayServer's
-  counters), and the upstream stops generating (and billing);
+  counters). Whether the service then stops generating (and billing) is the service's own rule: a
+  Responses request in background mode goes on until it is cancelled (``POST /v1/responses/{id}/cancel``);
 * ``?variant=NAME`` chooses the pipeline per request (default: the server's ``variant``): ``correct`` or one
   of the named faulty ones in :data:`~lesson_lib.relay_variants.VARIANTS`, each a real incident's pattern.
   ``?recut=1`` writes each event in two pieces cut inside its first multi-byte character (as any hop on the
