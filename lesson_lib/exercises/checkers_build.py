@@ -33,6 +33,7 @@ from .checkers_core import (
     short,
     sweep,
 )
+from .checkers_meter import Meter, metered
 
 # -- the hidden corpora --------------------------------------------------------------------------------
 
@@ -75,6 +76,13 @@ ASSEMBLER_CASES = [
     ("retry_and_unknown", "retry: 3000\ncolour: blue\ndata: x\n\n"),
     ("case_sensitive", "Data: no\ndata: yes\n\n"),
     ("ends_before_blank_line", "data: a\n\ndata: b\n"),
+    # every field order the spec allows: a field may come before, between or after the data lines
+    ("id_after_data", "data: 你好\nid: 3\n\n"),
+    ("event_after_data", "data: a\nevent: delta\n\n"),
+    ("fields_between_data", "data: a\nid: 4\nretry: 10\n: ping\nevent: x\ndata: b\n\n"),
+    # the only character removed is one U+0020 after the colon: other spaces, tabs and ends are kept
+    ("spaces_kept", "data: a \ndata:\tb\ndata:  c \n\n"),
+    ("empty_data_lines", "data\ndata:\ndata: x\n\n"),
 ]
 
 STREAM = (
@@ -89,7 +97,7 @@ STREAM = (
     "\n"
     "retry: 3000\r"
     "data:Ångström\r"
-    "data:  naïve\r"
+    "data:  naïve\u2028\x85\x0c\r"
     "\r"
     "id\n"
     "data: 完成\n"
@@ -98,6 +106,13 @@ STREAM = (
     "Data: no\n"
     "data: last\n"
     "\n"
+    "data: 🙂 \r\n"
+    "id: 12\r\n"
+    ": between\r\n"
+    "data\r\n"
+    "event: late\r\n"
+    "data:\tend\r\n"
+    "\r\n"
     "data: pending\n"
 ).encode()
 
@@ -227,9 +242,47 @@ def _check_line_splitter(key: str, cls: type) -> Result:
     ended = observe(lambda: _close_after(cls, "a\r"))
     if ended.raised or ended.value != []:
         return Result(key, False, text("checkers.build.close_after_cr", did=ended.describe()))
+    costly = _splitter_cost(key, cls)
+    if costly is not None:
+        return costly
     cases = len(SPLITTER_CASES) + 2
     summary = count_summary(counts, "character")
-    return Result(key, True, text("checkers.build.passed", cases=cases, summary=summary))
+    return Result(key, True, text("checkers.build.passed_linear", cases=cases, summary=summary))
+
+
+#: The long line of the cost check, and the bound: characters touched per character fed.
+COST_LINE = "你好，Ångström naïve 🙂 第二行 façade " * 90
+COST_PER_CHARACTER = 16
+
+
+def cost_pieces(meter: Meter) -> list[str]:
+    """The cost check's input: :data:`COST_LINE` one character at a time, a CRLF cut in two, then the line
+    again in 7-character pieces and an LF; every piece a :class:`~.checkers_meter.MeteredStr`."""
+    pieces = [*COST_LINE, "\r", "\n"]
+    pieces += [COST_LINE[i : i + 7] for i in range(0, len(COST_LINE), 7)] + ["\n"]
+    return [metered(piece, meter) for piece in pieces]
+
+
+def _splitter_cost(key: str, cls: type) -> Result | None:
+    """Whether the class's work stays linear on a long line fed in small pieces (see checkers_meter)."""
+    meter = Meter()
+    pieces = cost_pieces(meter)
+    size = sum(len(piece) for piece in pieces)
+
+    def go() -> list[str]:
+        splitter = cls()
+        lines = [line for out in _splitter_outputs(splitter, pieces) for line in out]
+        tail = splitter.close()
+        return lines + (tail if isinstance(tail, list) else [])
+
+    observed = observe(go)
+    if observed.raised or observed.value != [COST_LINE, COST_LINE]:
+        did = observed.describe() if observed.raised else first_difference(observed.value, [COST_LINE] * 2)
+        return Result(key, False, text("checkers.build.cost_wrong", n=len(COST_LINE), did=did))
+    if meter.touched > COST_PER_CHARACTER * size:
+        fields = {"touched": meter.touched, "size": size, "n": len(COST_LINE), "ratio": meter.touched // size}
+        return Result(key, False, text("checkers.build.cost_quadratic", **fields))
+    return None
 
 
 def _close_after(cls: type, text: str) -> Any:
