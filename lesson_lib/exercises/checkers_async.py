@@ -5,6 +5,16 @@ Each checker runs the learner's function on a hidden corpus and compares with ``
 function is run in a thread of its own, with its own event loop (a notebook cell already runs one, so
 ``asyncio.run`` cannot be called there). A failure names the case and asks a question; it never shows the
 fix.
+
+``first_words`` is checked on every path: it must return the first characters having closed the response
+exactly once, and never again once the loop has shut down (a generator left suspended closes it a second
+time then), without reading past the read that brought those characters (reading the whole answer closes
+the generator too, the slow way); every async generator it starts is kept referenced, so that dropping the
+last reference cannot do the closing; and a task cancelled while it waits for a read, or a read that fails,
+must end with the response closed once and the cancellation or error passed on.
+
+``stalled_at`` is checked on timelines that end in heartbeats only (a clock consulted only when a progress
+event arrives never runs out there), and must return a number of seconds or ``None``.
 """
 
 from __future__ import annotations

@@ -10,6 +10,15 @@ compares with ``lesson_lib``. A failure names the kind of cut or case that broke
 question; it never shows the fix. The hint answers the real fault: a decoder that replaces invalid bytes
 is told about U+FFFD (the invalid byte is tried before the end of input), and only a decoder that is never
 told the input ended is asked what would tell it.
+
+Bug 3 returns JSON values, and JSON ignores the whitespace ``strip()`` removes and the line break between
+two data lines, most of the time; so its checker adds events where the data rules show: data lines that
+run together into one value (``1`` and ``2``) and characters next to the value that are not JSON
+whitespace (U+3000, U+00A0), whose data is not JSON, so parsing must fail. ASCII spaces at the ends of a
+data line cannot show through a JSON value at all; the build-it assembler, whose output is the data string,
+is checked on them. Bug 5 also runs a cancellation (a ``BaseException`` from a read), and the checkers
+keep the learner's error while they count the closes, so that a traceback cannot let reference counting
+close the response.
 """
 
 from __future__ import annotations

@@ -7,6 +7,14 @@ one-byte reads, seeded random partitions, empty reads), plus named one-read case
 First, one-character (or one-byte) reads tell whether the class streams at all: a class that gives
 nothing out of ``feed()`` until the input ends, then everything at once, gets the right results the slow
 way, and is told that collecting all the input and processing it once at the end is not streaming.
+
+The assembler's cases put every field where the standard allows it: ``id``, ``event``, ``retry`` and
+comments before, between and after the data lines, and values whose spaces, tabs and empty lines are kept.
+
+Last, the line splitter's cost: a long line fed one character at a time, then in 7-character pieces, must
+not make the class touch more than :data:`COST_PER_CHARACTER` characters per character fed. The count is
+made by :mod:`.checkers_meter` (the pieces are a ``str`` subclass that counts), so it is the same on every
+machine, however loaded; that module says what the meter cannot see.
 """
 
 from __future__ import annotations
