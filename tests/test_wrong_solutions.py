@@ -142,6 +142,7 @@ ODD = [
 ]
 
 
+@pytest.mark.filterwarnings("ignore:coroutine '_async_broken' was never awaited")
 @pytest.mark.parametrize("bug", sorted(BUGS))
 @pytest.mark.parametrize("odd", ODD, ids=lambda odd: getattr(odd, "__name__", repr(odd)))
 def test_check_bug_answers_a_wrong_type_with_a_hint(bug, odd):

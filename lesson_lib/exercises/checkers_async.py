@@ -179,7 +179,10 @@ def _run_first_words(function: Callable[..., Any], pieces: list[bytes]) -> Obser
     kept: list[Any] = []
 
     async def call() -> tuple[Any, int, int]:
-        answer = await function(response, FIRST_WORDS)
+        pending = function(response, FIRST_WORDS)
+        if not inspect.isawaitable(pending):
+            raise TypeError(text("checkers.async.not_async"))
+        answer = await pending
         return answer, response.reads, response.closes  # at the moment the function returns
 
     try:

@@ -19,6 +19,7 @@ machine, however loaded; that module says what the meter cannot see.
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 from lesson_lib.chunking import one_byte_chunks
@@ -128,6 +129,25 @@ STREAM = (
 PIPELINE_STREAM = STREAM + "data: cut 🙂".encode()
 
 
+def wrong_methods(cls: type, name: str, fed: str) -> Result | None:
+    """A hint when ``cls()``, ``feed(x)`` or ``close()`` cannot be called as the exercise says, else None."""
+    methods = (("__init__", (), f"{name}()"), ("feed", (None,), f"feed({fed})"), ("close", (), "close()"))
+    for method, args, call in methods:
+        function = getattr(cls, method, None)
+        if function is None:
+            return Result("", False, text("checkers.build.missing_method", name=name, method=method))
+        try:
+            signature = inspect.signature(function)
+        except (TypeError, ValueError):  # a builtin (object.__init__): nothing to tell
+            continue
+        try:
+            signature.bind(None, *args)
+        except TypeError:
+            message = text("checkers.build.wrong_method", name=name, call=call, got=f"{signature}")
+            return Result("", False, message)
+    return None
+
+
 class ShapeError(Exception):
     """The learner's method returned something of the wrong shape (not a list, not events)."""
 
@@ -204,6 +224,9 @@ def check_line_splitter(splitter_class: Any) -> Result:
     if not isinstance(splitter_class, type):
         message = text("checkers.build.pass_the_class", name="MyLineSplitter", got=short(splitter_class))
         return Result(key, False, message)
+    wrong = wrong_methods(splitter_class, "MyLineSplitter", "text")
+    if wrong is not None:
+        return Result(key, False, wrong.message)
     try:
         return _check_line_splitter(key, splitter_class)
     except NotAttempted:
@@ -415,6 +438,9 @@ def check_event_assembler(assembler_class: Any) -> Result:
     if not isinstance(assembler_class, type):
         message = text("checkers.build.pass_the_class", name="MyEventAssembler", got=short(assembler_class))
         return Result(key, False, message)
+    wrong = wrong_methods(assembler_class, "MyEventAssembler", "lines")
+    if wrong is not None:
+        return Result(key, False, wrong.message)
     try:
         return _check_event_assembler(key, assembler_class)
     except NotAttempted:
@@ -459,6 +485,9 @@ def check_pipeline(splitter_class: Any, assembler_class: Any) -> Result:
     for name, cls in (("MyLineSplitter", splitter_class), ("MyEventAssembler", assembler_class)):
         if not isinstance(cls, type):
             return Result(key, False, text("checkers.build.pass_the_classes", name=name, got=short(cls)))
+        wrong = wrong_methods(cls, name, "text" if name == "MyLineSplitter" else "lines")
+        if wrong is not None:
+            return Result(key, False, wrong.message)
     try:
         pieces = one_byte_chunks(STREAM)
         observed = observe(lambda: _assemble(assembler_class(), pieces, splitter_class()))

@@ -36,9 +36,7 @@ class Meter:
 
 def metered(text: str, meter: Meter) -> MeteredStr:
     """``text`` as a :class:`MeteredStr` that counts into ``meter``."""
-    value = MeteredStr(text)
-    value._meter = meter
-    return value
+    return MeteredStr(text, meter)
 
 
 def _wrap(result: Any, meter: Meter) -> Any:
@@ -80,6 +78,11 @@ class MeteredStr(str):
 
     _meter: Meter
 
+    def __new__(cls, text: str, meter: Meter) -> MeteredStr:
+        self = super().__new__(cls, text)
+        self._meter = meter
+        return self
+
     def __add__(self, other: Any) -> Any:
         if not isinstance(other, str):
             return NotImplemented
@@ -114,7 +117,7 @@ class MeteredStr(str):
         return str.endswith(self, suffix, *args)
 
     def __reduce__(self) -> Any:
-        return (str, (str(self),))
+        return (str, (str.__str__(self),))
 
 
 for _name in (

@@ -178,7 +178,6 @@ STRINGS = {
         "the stream stopped just before the last event's blank line: {mismatch}. Hint: an event exists only "
         "once its blank line has arrived; what the stream left half-done is not an event."
     ),
-    "checkers.bugs.blank_line.passed": "passed {summary}, and a stream cut before its last blank line.",
     "checkers.bugs.eof.where.early": "cleanly between two events, long before the end",
     "checkers.bugs.eof.where.before_finish": (
         "cleanly between two events, after the last text and before the finish_reason"
@@ -274,7 +273,6 @@ STRINGS = {
     ),
     "checkers.async.hint.close_once": "close the response in one place only.",
     "checkers.async.hint.text": "compare the text you return with the first characters of the answer.",
-    "checkers.async.passed": "passed {summary} (closed once, before returning, each time).",
     "checkers.async.timeline.hangs_behind_pings": "a generation that hangs behind pings",
     "checkers.async.timeline.pings_between_deltas": "pings between deltas that keep coming",
     "checkers.async.timeline.silent_gap": "a silent gap longer than the limit",
@@ -316,7 +314,6 @@ STRINGS = {
         "the upstream stopped inside its next-to-last event: {mismatch}. Hint: what the upstream left "
         "half-done is not an event, and a gateway that forwards it forwards a broken one."
     ),
-    "checkers.relay.passed": "passed {summary}, and an upstream cut inside an event.",
     # -- checkers_build: build it yourself (a line splitter, an event assembler, both) ------------------
     "checkers.build.splitter_case.lf": "LF endings",
     "checkers.build.splitter_case.cr": "CR endings",
@@ -548,5 +545,12 @@ STRINGS = {
     ),
     "checkers.async.hint.late_by_an_event": (
         "your moment is when the next event arrived; the limit had run out before it. When exactly?"
+    ),
+    "checkers.values.not_calls": "tool_calls returned {got}, not (name, arguments) pairs one after another",
+    "checkers.values.not_a_pair": "tool_calls gave {got}, which is not a (name, arguments) pair",
+    "checkers.build.missing_method": "{name} has no {method}(): the checker calls {name}(), feed() and close().",
+    "checkers.build.wrong_method": (
+        "the checker calls {call}, as the exercise says, but its signature is {got}. Hint: keep the parameters "
+        "the exercise gives."
     ),
 }

@@ -98,7 +98,6 @@ STRINGS = {
     "checkers.bugs.blank_line.hint.in_event": "有一次读取在同一事件的两行之间结束。在事件完整之前，必须把什么从这次读取保留到下一次？",
     "checkers.bugs.blank_line.hint.default": "把你得到的值与 parse_sse 对同样这些读取给出的结果逐个事件对比一下。",
     "checkers.bugs.blank_line.unfinished": "流在最后一个事件的空行之前停了：{mismatch}。提示：空行到了，事件才存在；流留下的半截东西不是事件。",
-    "checkers.bugs.blank_line.passed": "通过了{summary}，以及一个在最后一个空行之前被截断的流。",
     "checkers.bugs.eof.where.early": "干净地停在两个事件之间，离结尾还很远",
     "checkers.bugs.eof.where.before_finish": "干净地停在两个事件之间，在最后一段文本之后、finish_reason 之前",
     "checkers.bugs.eof.where.before_done": "干净地停在带 finish_reason 的 chunk 之后、最后一个事件之前",
@@ -146,7 +145,6 @@ STRINGS = {
     "checkers.async.hint.left_open": "你提前跳出了 async for。哪段代码负责关闭 response？如果没人关闭异步生成器，Python 什么时候才执行它的清理？",
     "checkers.async.hint.close_once": "只在一个地方关闭 response。",
     "checkers.async.hint.text": "把你返回的文本与回答开头的那几个字符对比一下。",
-    "checkers.async.passed": "通过了{summary}（每次都在返回之前恰好关闭一次）。",
     "checkers.async.timeline.hangs_behind_pings": "生成卡住、只剩 ping 在来的流",
     "checkers.async.timeline.pings_between_deltas": "ping 夹在持续到来的 delta 之间的流",
     "checkers.async.timeline.silent_gap": "有一段比上限还长的静默的流",
@@ -168,7 +166,6 @@ STRINGS = {
     "checkers.relay.hint.in_event": "有一次读取在一行 data 和它的空行之间结束。事件什么时候才存在？",
     "checkers.relay.hint.default": "把你的帧与 parse_sse 对同样这些读取给出的结果对比一下，一个事件对应一帧。",
     "checkers.relay.cut_inside_event": "上游在倒数第二个事件的中间停了：{mismatch}。提示：上游留下的半截东西不是事件；网关把它转发出去，转发的就是一个坏事件。",
-    "checkers.relay.passed": "通过了{summary}，以及一个在事件中间被截断的上游流。",
     # -- checkers_build：动手实现（分行器、事件组装器、两者合起来） ------------------------------------------
     "checkers.build.splitter_case.lf": "以 LF 结尾的行",
     "checkers.build.splitter_case.cr": "以 CR 结尾的行",
@@ -275,4 +272,8 @@ STRINGS = {
     "checkers.build.cost_wrong": "一个 {n} 个字符的行，先一次一个字符、再按 7 个字符一块喂入：{did}。",
     "checkers.build.cost_quadratic": "一个 {n} 个字符的行，先一次一个字符、再按 7 个字符一块喂入（共 {size} 个字符），你的类一共处理了 {touched} 个字符：平均每喂入一个字符约 {ratio} 个，而且行越长，每个字符摊到的越多。提示：每次 feed() 是不是都把整个未结束的行重新过了一遍？",
     "checkers.async.hint.late_by_an_event": "你给出的时刻是下一个事件到达的时刻，而上限在它到达之前就已经耗尽了。确切是在什么时候？",
+    "checkers.values.not_calls": "tool_calls 返回了 {got}，而不是一个接一个的 (name, arguments) 对",
+    "checkers.values.not_a_pair": "tool_calls 给出了 {got}，它不是一个 (name, arguments) 对",
+    "checkers.build.missing_method": "{name} 没有 {method}()：检查器会调用 {name}()、feed() 和 close()。",
+    "checkers.build.wrong_method": "检查器会按练习的要求调用 {call}，但它的签名是 {got}。提示：保留练习给出的参数。",
 }
