@@ -58,7 +58,8 @@ def _metered_method(name: str) -> Any:
     def wrapper(self: MeteredStr, *args: Any, **kwargs: Any) -> Any:
         meter = self._meter
         if name in _SEARCHES and len(args) > 1:  # a search from a start index touches only that span
-            meter.touched += len(range(*slice(*args[1:3]).indices(len(self))))
+            end = args[2] if len(args) > 2 else None
+            meter.touched += len(range(*slice(args[1], end).indices(len(self))))
         else:
             meter.touched += len(self)
         return _wrap(method(self, *args, **kwargs), meter)
