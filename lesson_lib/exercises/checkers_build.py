@@ -92,6 +92,7 @@ ASSEMBLER_CASES = [
     # the only character removed is one U+0020 after the colon: other spaces, tabs and ends are kept
     ("spaces_kept", "data: a \ndata:\tb\ndata:  c \n\n"),
     ("empty_data_lines", "data\ndata:\ndata: x\n\n"),
+    ("not_line_endings", "data: a\u2028b\x85c\x0cd\x0be\n\n"),
 ]
 
 STREAM = (
@@ -495,6 +496,14 @@ def check_pipeline(splitter_class: Any, assembler_class: Any) -> Result:
         late = _not_streaming(key, observed, _reference_events(pieces), reads, "events")
         if late is not None:
             return late
+        for name, case_text in ASSEMBLER_CASES:  # the named cases first, through both classes
+            body = case_text.encode()
+            observed = observe(lambda body=body: _assemble(assembler_class(), [body], splitter_class()))
+            mismatch = _compare_feeds(observed, _reference_events([body]), "events")
+            if mismatch is not None:
+                case = text(f"checkers.build.assembler_case.{name}")
+                what = text("checkers.build.in_one_read", text=short(case_text))
+                return _case_failure(key, case, what, mismatch, assembler_timing())
         failure, counts = sweep(
             PIPELINE_STREAM,
             lambda pieces: observe(lambda: _assemble(assembler_class(), pieces, splitter_class())),

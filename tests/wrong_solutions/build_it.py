@@ -326,16 +326,12 @@ WRONG = [
     ("assembler", "AssemblerTakingTheTypeAtTheFirstDataLine", AssemblerTakingTheTypeAtTheFirstDataLine, ["checkers.build.assembler_case.event_after_data"]),
     ("assembler", "AssemblerReturningTuples", AssemblerReturningTuples, ["checkers.build.shape.not_event"]),
     ("pipeline", "pipeline_splitter_forgetting_a_cr", (SplitterForgettingACR, GoodAssembler), ["checkers.build.splitter_hint.crlf"]),
-    ("pipeline", "pipeline_assembler_dispatching_at_eof", (GoodSplitter, AssemblerDispatchingAtEOF), []),
-    ("pipeline", "pipeline_assembler_id_at_first_data", (GoodSplitter, AssemblerTakingTheIdAtTheFirstDataLine), []),
-    ("pipeline", "pipeline_splitter_with_splitlines", (SplitterWithSplitlines, GoodAssembler), []),
+    ("pipeline", "pipeline_assembler_dispatching_at_eof", (GoodSplitter, AssemblerDispatchingAtEOF), ["checkers.build.assembler_case.ends_before_blank_line"]),
+    ("pipeline", "pipeline_assembler_id_at_first_data", (GoodSplitter, AssemblerTakingTheIdAtTheFirstDataLine), ["checkers.build.assembler_case.id_after_data"]),
+    ("pipeline", "pipeline_splitter_with_splitlines", (SplitterWithSplitlines, GoodAssembler), ["checkers.build.assembler_case.not_line_endings"]),
 ]
 
-PHRASES = {
-    "pipeline_assembler_dispatching_at_eof": ["the events differ"],
-    "pipeline_assembler_id_at_first_data": ["the events differ"],
-    "pipeline_splitter_with_splitlines": ["the events differ"],
-}
+PHRASES: dict[str, list[str]] = {}
 
 RIGHT = [
     ("splitter", "SplitterDelegatingToLessonLib", SplitterDelegatingToLessonLib),

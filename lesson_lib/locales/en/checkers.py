@@ -553,4 +553,5 @@ STRINGS = {
         "the checker calls {call}, as the exercise says, but its signature is {got}. Hint: keep the parameters "
         "the exercise gives."
     ),
+    "checkers.build.assembler_case.not_line_endings": "U+2028, U+0085, FF and VT inside a data line (not line endings)",
 }

@@ -276,4 +276,5 @@ STRINGS = {
     "checkers.values.not_a_pair": "tool_calls 给出了 {got}，它不是一个 (name, arguments) 对",
     "checkers.build.missing_method": "{name} 没有 {method}()：检查器会调用 {name}()、feed() 和 close()。",
     "checkers.build.wrong_method": "检查器会按练习的要求调用 {call}，但它的签名是 {got}。提示：保留练习给出的参数。",
+    "checkers.build.assembler_case.not_line_endings": "data 行里的 U+2028、U+0085、FF 和 VT（它们不是行结束符）",
 }
