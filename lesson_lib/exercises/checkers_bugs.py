@@ -452,7 +452,11 @@ def check_cleanup(key: str, function: Callable[..., Any]) -> Result:
             return Result(key, False, message)
         if response.closes == 0:  # the error is still held here: a traceback cannot let refcounting close it
             described = describe_error(observed.error)
-            return Result(key, False, text("checkers.bugs.cleanup.never_closed", case=name, error=described))
+            if isinstance(observed.error, ReadCancelled):
+                message = text("checkers.bugs.cleanup.never_closed_cancelled", case=name, error=described)
+            else:
+                message = text("checkers.bugs.cleanup.never_closed", case=name, error=described)
+            return Result(key, False, message)
         if response.closes > 1:
             hint = text("checkers.bugs.cleanup.hint.close_once")
             message = text("checkers.bugs.cleanup.closed_often", case=name, closes=response.closes, hint=hint)

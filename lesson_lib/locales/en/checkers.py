@@ -554,4 +554,8 @@ STRINGS = {
         "the exercise gives."
     ),
     "checkers.build.assembler_case.not_line_endings": "U+2028, U+0085, FF and VT inside a data line (not line endings)",
+    "checkers.bugs.cleanup.never_closed_cancelled": (
+        "when {case}, your function raised {error} and never closed the response. Hint: a cancellation is "
+        "not an Exception; which of your lines run when it passes through?"
+    ),
 }

@@ -277,4 +277,5 @@ STRINGS = {
     "checkers.build.missing_method": "{name} 没有 {method}()：检查器会调用 {name}()、feed() 和 close()。",
     "checkers.build.wrong_method": "检查器会按练习的要求调用 {call}，但它的签名是 {got}。提示：保留练习给出的参数。",
     "checkers.build.assembler_case.not_line_endings": "data 行里的 U+2028、U+0085、FF 和 VT（它们不是行结束符）",
+    "checkers.bugs.cleanup.never_closed_cancelled": "当{case}时，你的函数抛出了 {error}，却从没关闭 response。提示：取消不属于 Exception；它穿过你的函数时，你的哪些代码行会执行？",
 }
