@@ -318,27 +318,11 @@ def _gateway_frame(data: str) -> bytes:
     return b"data: " + json.dumps(chunk, ensure_ascii=False).encode() + b"\n\n"
 
 
-def relay_forwarding_the_half_event_at_the_end(reads):
-    """Buffers between reads, but forwards what is left when the upstream stops, as if it were an event."""
-    decoder, buffer, frames = codecs.getincrementaldecoder("utf-8")(), "", []
-    for read in reads:
-        buffer += decoder.decode(read)
-        *blocks, buffer = buffer.split("\n\n")
-        frames += [_gateway_frame(b[len("data: ") :]) for b in blocks if b.startswith("data: ")]
-    if buffer.startswith("data: "):
-        frames.append(_gateway_frame(buffer[len("data: ") :]))
-    return frames
-
-
-def relay_buffering_text_decoded_per_read(reads):
-    """Keeps the unfinished event, but decodes each read on its own first."""
-    buffer, frames = "", []
-    for read in reads:
-        buffer += read.decode("utf-8", errors="replace")
-        *blocks, buffer = buffer.split("\n\n")
-        frames += [_gateway_frame(b[len("data: ") :]) for b in blocks if b.startswith("data: ")]
-    return frames
-
+# the gateway streams: its wrong fixes are generators, kept with the corpus
+from .wrong_solutions.bug_hunt import (  # noqa: E402
+    relay_buffering_text_decoded_per_read,
+    relay_forwarding_the_half_event_at_the_end,
+)
 
 WRONG_FIXES = [
     ("decode", decode_without_final, ["stopped in the middle of a character"]),

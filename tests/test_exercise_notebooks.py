@@ -233,7 +233,7 @@ def test_every_cell_whose_output_gives_answers_away_is_tagged(path):
 
 def test_the_evidence_and_the_brute_force_are_tagged():
     """The two cases the rule was written for: interview prep's evidence cells, adversarial cuts' search."""
-    expected = {"interview_prep.ipynb": 6, "adversarial_cuts.ipynb": 1}
+    expected = {"interview_prep.ipynb": 7, "adversarial_cuts.ipynb": 1}
     expected.update({"bug_hunt.ipynb": 0, "build_it.ipynb": 0})
     for path in SOLUTIONS:
         notebook = read(path)
@@ -263,8 +263,8 @@ def test_clear_answer_outputs_clears_only_tagged_cells():
             cell.execution_count = index
     kept = nbformat.v4.new_output("stream", name="stdout", text="imported\n")
     learner.cells[1].outputs = [kept]  # an untagged cell with an output
-    assert make_exercises.answer_outputs_left(learner) == [5, 9, 13, 17, 21, 25]
-    assert make_exercises.clear_answer_outputs(learner) == 6
+    assert make_exercises.answer_outputs_left(learner) == [5, 9, 13, 17, 21, 25, 27]
+    assert make_exercises.clear_answer_outputs(learner) == 7
     assert make_exercises.answer_outputs_left(learner) == []
     assert learner.cells[1].outputs == [kept]
     assert learner.cells[5].execution_count == 5  # executed in order; only its output is withheld

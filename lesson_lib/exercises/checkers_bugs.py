@@ -10,14 +10,25 @@ compares with ``lesson_lib``. A failure names the kind of cut or case that broke
 question; it never shows the fix. The hint answers the real fault: a decoder that replaces invalid bytes
 is told about U+FFFD (the invalid byte is tried before the end of input), and only a decoder that is never
 told the input ended is asked what would tell it.
+
+Bug 3 returns JSON values, and JSON ignores the whitespace ``strip()`` removes and the line break between
+two data lines, most of the time; so its checker adds events where the data rules show: data lines that
+run together into one value (``1`` and ``2``) and characters next to the value that are not JSON
+whitespace (U+3000, U+00A0), whose data is not JSON, so parsing must fail. ASCII spaces at the ends of a
+data line cannot show through a JSON value at all; the build-it assembler, whose output is the data string,
+is checked on them. Bug 5 also runs a cancellation (a ``BaseException`` from a read), and the checkers
+keep the learner's error while they count the closes, so that a traceback cannot let reference counting
+close the response.
 """
 
 from __future__ import annotations
 
+import inspect
 import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from lesson_lib.chunking import split_at
 from lesson_lib.completion import consume
 from lesson_lib.decoding import incremental_decode
 from lesson_lib.lines import LineSplitter
@@ -30,6 +41,7 @@ from .checkers_async import check_abandoned, check_heartbeat_clock
 from .checkers_core import (
     NotAttempted,
     Observed,
+    as_list,
     classify_cut,
     compare_value,
     count_summary,
@@ -37,6 +49,7 @@ from .checkers_core import (
     failure_result,
     not_attempted,
     observe,
+    short,
     sweep,
 )
 from .checkers_relay import check_relay_split
@@ -160,19 +173,25 @@ def check_decode(key: str, function: Callable[..., Any]) -> Result:
     default = text("checkers.bugs.decode.hint.default")
     truth = TEXT.decode("utf-8")
     result, counts = _sweep_result(
-        key, TEXT, lambda pieces: observe(lambda: function(pieces)), lambda _: truth, "text", hints, default
+        key,
+        TEXT,
+        lambda pieces: observe(lambda: _text_of(function(pieces))),
+        lambda _: truth,
+        "text",
+        hints,
+        default,
     )
     if result is not None:
         return result
     # The invalid byte first: a decoder that replaces is told so, before anything about the end of input.
     bad = TEXT[:20] + b"\xff" + TEXT[20:]
-    observed = observe(lambda: function([bad[:7], bad[7:]]))
+    observed = observe(lambda: _text_of(function([bad[:7], bad[7:]])))
     if not isinstance(observed.error, UnicodeDecodeError):
         hint = _hidden_loss(observed)
         message = text("checkers.bugs.decode.invalid_byte", did=observed.describe(), hint=hint)
         return Result(key, False, message)
     cut_char = TEXT[: TEXT.index("🙂".encode()) + 2]
-    observed = observe(lambda: function([cut_char[:-1], cut_char[-1:]]))
+    observed = observe(lambda: _text_of(function([cut_char[:-1], cut_char[-1:]])))
     if not isinstance(observed.error, UnicodeDecodeError):
         if _replaced(observed):
             hint = text("checkers.bugs.decode.hint.replaced_at_end")
@@ -181,6 +200,14 @@ def check_decode(key: str, function: Callable[..., Any]) -> Result:
         message = text("checkers.bugs.decode.cut_character", did=observed.describe(), hint=hint)
         return Result(key, False, message)
     return Result(key, True, text("checkers.bugs.decode.passed", summary=count_summary(counts)))
+
+
+def _text_of(value: Any) -> Any:
+    """The learner's text: a str, or the pieces of it from a generator (a right variant), joined."""
+    value = as_list(value)
+    if isinstance(value, list) and all(isinstance(piece, str) for piece in value):
+        return "".join(value)
+    return value
 
 
 def _replaced(observed: Observed) -> bool:
@@ -208,7 +235,13 @@ def check_lines(key: str, function: Callable[..., Any]) -> Result:
     }
     default = text("checkers.bugs.splitlines.hint.default")
     result, counts = _sweep_result(
-        key, LINES, lambda pieces: observe(lambda: function(pieces)), _truth_lines, "lines", hints, default
+        key,
+        LINES,
+        lambda pieces: observe(lambda: as_list(function(pieces))),
+        _truth_lines,
+        "lines",
+        hints,
+        default,
     )
     if result is not None:
         return result
@@ -218,7 +251,7 @@ def check_lines(key: str, function: Callable[..., Any]) -> Result:
     ]
     for name, body, expected in cases:
         for pieces in ([body], [body[:-1], body[-1:]]):
-            observed = observe(lambda pieces=pieces: function(pieces))
+            observed = observe(lambda pieces=pieces: as_list(function(pieces)))
             mismatch = compare_value(observed, expected)
             if mismatch is not None:
                 message = text("checkers.bugs.splitlines.unended", case=name, mismatch=mismatch)
@@ -240,16 +273,52 @@ def check_events(key: str, function: Callable[..., Any]) -> Result:
     }
     default = text("checkers.bugs.blank_line.hint.default")
     result, counts = _sweep_result(
-        key, EVENTS, lambda pieces: observe(lambda: function(pieces)), _truth_values, "sse", hints, default
+        key,
+        EVENTS,
+        lambda pieces: observe(lambda: as_list(function(pieces))),
+        _truth_values,
+        "sse",
+        hints,
+        default,
     )
     if result is not None:
         return result
     cut = EVENTS[: EVENTS.rindex(b"\r")]  # the last event's blank line never arrives
-    observed = observe(lambda: function([cut]))
+    observed = observe(lambda: as_list(function([cut])))
     mismatch = compare_value(observed, _truth_values([cut]))
     if mismatch is not None:
         return Result(key, False, text("checkers.bugs.blank_line.unfinished", mismatch=mismatch))
-    return Result(key, True, text("checkers.bugs.blank_line.passed", summary=count_summary(counts)))
+    for name, body in DATA_RULE_CASES:
+        case = text(f"checkers.bugs.blank_line.case.{name}")
+        observed = observe(lambda body=body: as_list(function(split_at(body, [len(body) // 2]))))
+        try:
+            truth = _truth_values([body])
+        except ValueError:  # this event's data is not one JSON value: parsing it must fail
+            if not observed.raised:
+                hint = text(f"checkers.bugs.blank_line.hint.{name}")
+                did = observed.describe()
+                message = text("checkers.bugs.blank_line.not_json", case=case, did=did, hint=hint)
+                return Result(key, False, message)
+            continue
+        mismatch = compare_value(observed, truth)
+        if mismatch is not None:
+            message = text("checkers.bugs.blank_line.rule_case", case=case, mismatch=mismatch)
+            return Result(key, False, message)
+    n = len(DATA_RULE_CASES)
+    message = text("checkers.bugs.blank_line.passed_rules", summary=count_summary(counts), n=n)
+    return Result(key, True, message)
+
+
+#: Events where the SSE data rules show through JSON: with the lines run together, or with more removed
+#: than the one space after the colon, an event whose data is not JSON would parse. Each is named by
+#: ``checkers.bugs.blank_line.case.<name>``; those whose data is not JSON must make the function raise.
+DATA_RULE_CASES = [
+    ("lines_run_together", b"data: 1\ndata: 2\n\n"),
+    ("words_run_together", b"data: tr\ndata: ue\n\n"),
+    ("wide_space_at_end", 'data: ["你好"]\u3000\n\n'.encode()),
+    ("no_break_space_first", 'data:\u00a0{"a": "é"}\n\n'.encode()),
+    ("no_space_no_colon", 'data:[1,\ndata\ndata:"🙂"]\n\n'.encode()),
+]
 
 
 # -- 4. end of stream taken for success ----------------------------------------------------------------
@@ -301,18 +370,27 @@ def check_eof(key: str, function: Callable[..., Any]) -> Result:
 # -- 5. no cleanup on every path -----------------------------------------------------------------------
 
 
-class FakeResponse:
-    """An HTTP response stand-in: ``iter_bytes()`` yields the reads (and may raise), ``close()`` counts."""
+class ReadCancelled(BaseException):
+    """A read cancelled under the reader: a ``BaseException``, not an ``Exception``, as
+    ``KeyboardInterrupt`` and ``asyncio.CancelledError`` are."""
 
-    def __init__(self, pieces: list[bytes], fail_after: int | None = None) -> None:
+
+class FakeResponse:
+    """An HTTP response stand-in: ``iter_bytes()`` yields the reads (and may raise ``error``, by default
+    a ``ConnectionResetError``, before read ``fail_after``), ``close()`` counts."""
+
+    def __init__(
+        self, pieces: list[bytes], fail_after: int | None = None, error: BaseException | None = None
+    ) -> None:
         self._pieces = pieces
         self._fail_after = fail_after
+        self._error = error
         self.closes = 0
 
     def iter_bytes(self) -> Iterator[bytes]:
         for number, piece in enumerate(self._pieces):
             if number == self._fail_after:
-                raise ConnectionResetError("connection reset by peer")
+                raise self._error or ConnectionResetError("connection reset by peer")
             yield piece
 
     def close(self) -> None:
@@ -322,16 +400,17 @@ class FakeResponse:
         return f"<FakeResponse: {len(self._pieces)} reads>"
 
 
-def _cleanup_paths() -> list[tuple[str, list[bytes], int | None]]:
+def _cleanup_paths() -> list[tuple[str, list[bytes], int | None, BaseException | None]]:
     content = list(_CHAT_CONTENT)
     invalid = CHAT.replace("第二行".encode(), b"\xff\xfe", 1)
     malformed = CHAT.replace(b'{"content":"au', b'{"content:"au', 1)
     reads = [CHAT[i : i + 40] for i in range(0, len(CHAT), 40)]
     return [
-        (text("checkers.bugs.cleanup.path.closes_early"), [chat_stream(content, done=False)], None),
-        (text("checkers.bugs.cleanup.path.invalid_utf8"), [invalid], None),
-        (text("checkers.bugs.cleanup.path.malformed_json"), [malformed], None),
-        (text("checkers.bugs.cleanup.path.network_fails"), reads, len(reads) // 2),
+        (text("checkers.bugs.cleanup.path.closes_early"), [chat_stream(content, done=False)], None, None),
+        (text("checkers.bugs.cleanup.path.invalid_utf8"), [invalid], None, None),
+        (text("checkers.bugs.cleanup.path.malformed_json"), [malformed], None, None),
+        (text("checkers.bugs.cleanup.path.network_fails"), reads, len(reads) // 2, None),
+        (text("checkers.bugs.cleanup.path.cancelled"), reads, len(reads) // 3, ReadCancelled()),
     ]
 
 
@@ -365,15 +444,19 @@ def check_cleanup(key: str, function: Callable[..., Any]) -> Result:
             hints = {"whole": text("checkers.bugs.cleanup.hint.close_once")}
             default = text("checkers.bugs.cleanup.hint.close_once")
         return failure_result(key, failure, hints, default)
-    for name, pieces, fail_after in _cleanup_paths():
-        response = FakeResponse(pieces, fail_after)
+    for name, pieces, fail_after, error in _cleanup_paths():
+        response = FakeResponse(pieces, fail_after, error)
         observed = observe(lambda response=response: function(response))
         if not observed.raised:
             message = text("checkers.bugs.cleanup.did_not_raise", case=name, did=observed.describe())
             return Result(key, False, message)
-        if response.closes == 0:
-            error = describe_error(observed.error)
-            return Result(key, False, text("checkers.bugs.cleanup.never_closed", case=name, error=error))
+        if response.closes == 0:  # the error is still held here: a traceback cannot let refcounting close it
+            described = describe_error(observed.error)
+            if isinstance(observed.error, ReadCancelled):
+                message = text("checkers.bugs.cleanup.never_closed_cancelled", case=name, error=described)
+            else:
+                message = text("checkers.bugs.cleanup.never_closed", case=name, error=described)
+            return Result(key, False, message)
         if response.closes > 1:
             hint = text("checkers.bugs.cleanup.hint.close_once")
             message = text("checkers.bugs.cleanup.closed_often", case=name, closes=response.closes, hint=hint)
@@ -401,7 +484,7 @@ def check_bound(key: str, function: Callable[..., Any]) -> Result:
     default = text("checkers.bugs.bound.hint.default", bound=bound)
 
     def run(pieces: Any) -> Observed:
-        return observe(lambda: function(pieces, max_line_bytes=bound))
+        return observe(lambda: as_list(function(pieces, max_line_bytes=bound)))
 
     failure, counts = sweep(RECORDS, run, parse_ndjson, compare_value, lambda cut: classify_cut(RECORDS, cut))
     if failure is not None:
@@ -452,14 +535,49 @@ FUNCTION_NAMES = {
 }
 
 
+#: How each checker calls the learner's function: the positional arguments' names, then keywords.
+CALLS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "decode": (("reads",), ()),
+    "splitlines": (("reads",), ()),
+    "blank_line": (("reads",), ()),
+    "eof": (("reads",), ()),
+    "cleanup": (("response",), ()),
+    "bound": (("reads",), ("max_line_bytes",)),
+    "tool_args": (("reads",), ()),
+    "aclosing": (("response", "n"), ()),
+    "heartbeat_clock": (("arrivals", "progress_timeout"), ()),
+    "relay_split": (("reads",), ()),
+}
+
+
+def _wrong_signature(name: str, function: Callable[..., Any]) -> str | None:
+    """A hint when the checker cannot call ``function`` the way the exercise says, else None."""
+    positional, keywords = CALLS[name]
+    try:
+        signature = inspect.signature(function)
+    except (TypeError, ValueError):  # a builtin or an object whose signature Python cannot tell
+        return None
+    try:
+        signature.bind(*positional, **{word: None for word in keywords})
+    except TypeError:
+        call = ", ".join([*positional, *(f"{word}=..." for word in keywords)])
+        return text(
+            "checkers.bugs.wrong_signature", name=FUNCTION_NAMES[name], call=call, got=f"{signature}"
+        )
+    return None
+
+
 def check_bug(name: str, function: Callable[..., Any]) -> Result:
     """Check the learner's fix for the bug-hunt exercise ``name`` (see :data:`BUGS`)."""
     key = f"bug_hunt.{name}"
     if name not in BUGS:
         raise KeyError(f"no bug-hunt exercise {name!r}; known: {', '.join(BUGS)}")
     if not callable(function):
-        message = text("checkers.bugs.not_a_function", name=FUNCTION_NAMES[name], got=repr(function))
+        message = text("checkers.bugs.not_a_function", name=FUNCTION_NAMES[name], got=short(function))
         return Result(key, False, message)
+    wrong = _wrong_signature(name, function)
+    if wrong is not None:
+        return Result(key, False, wrong)
     try:
         return BUGS[name](key, function)
     except NotAttempted:

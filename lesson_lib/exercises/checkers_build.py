@@ -7,10 +7,19 @@ one-byte reads, seeded random partitions, empty reads), plus named one-read case
 First, one-character (or one-byte) reads tell whether the class streams at all: a class that gives
 nothing out of ``feed()`` until the input ends, then everything at once, gets the right results the slow
 way, and is told that collecting all the input and processing it once at the end is not streaming.
+
+The assembler's cases put every field where the standard allows it: ``id``, ``event``, ``retry`` and
+comments before, between and after the data lines, and values whose spaces, tabs and empty lines are kept.
+
+Last, the line splitter's cost: a long line fed one character at a time, then in 7-character pieces, must
+not make the class touch more than :data:`COST_PER_CHARACTER` characters per character fed. The count is
+made by :mod:`.checkers_meter` (the pieces are a ``str`` subclass that counts), so it is the same on every
+machine, however loaded; that module says what the meter cannot see.
 """
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 from lesson_lib.chunking import one_byte_chunks
@@ -33,6 +42,7 @@ from .checkers_core import (
     short,
     sweep,
 )
+from .checkers_meter import Meter, metered
 
 # -- the hidden corpora --------------------------------------------------------------------------------
 
@@ -75,6 +85,14 @@ ASSEMBLER_CASES = [
     ("retry_and_unknown", "retry: 3000\ncolour: blue\ndata: x\n\n"),
     ("case_sensitive", "Data: no\ndata: yes\n\n"),
     ("ends_before_blank_line", "data: a\n\ndata: b\n"),
+    # every field order the spec allows: a field may come before, between or after the data lines
+    ("id_after_data", "data: 你好\nid: 3\n\n"),
+    ("event_after_data", "data: a\nevent: delta\n\n"),
+    ("fields_between_data", "data: a\nid: 4\nretry: 10\n: ping\nevent: x\ndata: b\n\n"),
+    # the only character removed is one U+0020 after the colon: other spaces, tabs and ends are kept
+    ("spaces_kept", "data: a \ndata:\tb\ndata:  c \n\n"),
+    ("empty_data_lines", "data\ndata:\ndata: x\n\n"),
+    ("not_line_endings", "data: a\u2028b\x85c\x0cd\x0be\n\n"),
 ]
 
 STREAM = (
@@ -89,7 +107,7 @@ STREAM = (
     "\n"
     "retry: 3000\r"
     "data:Ångström\r"
-    "data:  naïve\r"
+    "data:  naïve\u2028\x85\x0c\r"
     "\r"
     "id\n"
     "data: 完成\n"
@@ -98,11 +116,37 @@ STREAM = (
     "Data: no\n"
     "data: last\n"
     "\n"
+    "data: 🙂 \r\n"
+    "id: 12\r\n"
+    ": between\r\n"
+    "data\r\n"
+    "event: late\r\n"
+    "data:\tend\r\n"
+    "\r\n"
     "data: pending\n"
 ).encode()
 
 #: The pipeline's corpus also ends inside a line, which the line splitter's close() must report.
 PIPELINE_STREAM = STREAM + "data: cut 🙂".encode()
+
+
+def wrong_methods(cls: type, name: str, fed: str) -> Result | None:
+    """A hint when ``cls()``, ``feed(x)`` or ``close()`` cannot be called as the exercise says, else None."""
+    methods = (("__init__", (), f"{name}()"), ("feed", (None,), f"feed({fed})"), ("close", (), "close()"))
+    for method, args, call in methods:
+        function = getattr(cls, method, None)
+        if function is None:
+            return Result("", False, text("checkers.build.missing_method", name=name, method=method))
+        try:
+            signature = inspect.signature(function)
+        except (TypeError, ValueError):  # a builtin (object.__init__): nothing to tell
+            continue
+        try:
+            signature.bind(None, *args)
+        except TypeError:
+            message = text("checkers.build.wrong_method", name=name, call=call, got=f"{signature}")
+            return Result("", False, message)
+    return None
 
 
 class ShapeError(Exception):
@@ -181,6 +225,9 @@ def check_line_splitter(splitter_class: Any) -> Result:
     if not isinstance(splitter_class, type):
         message = text("checkers.build.pass_the_class", name="MyLineSplitter", got=short(splitter_class))
         return Result(key, False, message)
+    wrong = wrong_methods(splitter_class, "MyLineSplitter", "text")
+    if wrong is not None:
+        return Result(key, False, wrong.message)
     try:
         return _check_line_splitter(key, splitter_class)
     except NotAttempted:
@@ -227,9 +274,47 @@ def _check_line_splitter(key: str, cls: type) -> Result:
     ended = observe(lambda: _close_after(cls, "a\r"))
     if ended.raised or ended.value != []:
         return Result(key, False, text("checkers.build.close_after_cr", did=ended.describe()))
+    costly = _splitter_cost(key, cls)
+    if costly is not None:
+        return costly
     cases = len(SPLITTER_CASES) + 2
     summary = count_summary(counts, "character")
-    return Result(key, True, text("checkers.build.passed", cases=cases, summary=summary))
+    return Result(key, True, text("checkers.build.passed_linear", cases=cases, summary=summary))
+
+
+#: The long line of the cost check, and the bound: characters touched per character fed.
+COST_LINE = "你好，Ångström naïve 🙂 第二行 façade " * 90
+COST_PER_CHARACTER = 16
+
+
+def cost_pieces(meter: Meter) -> list[str]:
+    """The cost check's input: :data:`COST_LINE` one character at a time, a CRLF cut in two, then the line
+    again in 7-character pieces and an LF; every piece a :class:`~.checkers_meter.MeteredStr`."""
+    pieces = [*COST_LINE, "\r", "\n"]
+    pieces += [COST_LINE[i : i + 7] for i in range(0, len(COST_LINE), 7)] + ["\n"]
+    return [metered(piece, meter) for piece in pieces]
+
+
+def _splitter_cost(key: str, cls: type) -> Result | None:
+    """Whether the class's work stays linear on a long line fed in small pieces (see checkers_meter)."""
+    meter = Meter()
+    pieces = cost_pieces(meter)
+    size = sum(len(piece) for piece in pieces)
+
+    def go() -> list[str]:
+        splitter = cls()
+        lines = [line for out in _splitter_outputs(splitter, pieces) for line in out]
+        tail = splitter.close()
+        return lines + (tail if isinstance(tail, list) else [])
+
+    observed = observe(go)
+    if observed.raised or observed.value != [COST_LINE, COST_LINE]:
+        did = observed.describe() if observed.raised else first_difference(observed.value, [COST_LINE] * 2)
+        return Result(key, False, text("checkers.build.cost_wrong", n=len(COST_LINE), did=did))
+    if meter.touched > COST_PER_CHARACTER * size:
+        fields = {"touched": meter.touched, "size": size, "n": len(COST_LINE), "ratio": meter.touched // size}
+        return Result(key, False, text("checkers.build.cost_quadratic", **fields))
+    return None
 
 
 def _close_after(cls: type, text: str) -> Any:
@@ -354,6 +439,9 @@ def check_event_assembler(assembler_class: Any) -> Result:
     if not isinstance(assembler_class, type):
         message = text("checkers.build.pass_the_class", name="MyEventAssembler", got=short(assembler_class))
         return Result(key, False, message)
+    wrong = wrong_methods(assembler_class, "MyEventAssembler", "lines")
+    if wrong is not None:
+        return Result(key, False, wrong.message)
     try:
         return _check_event_assembler(key, assembler_class)
     except NotAttempted:
@@ -398,6 +486,9 @@ def check_pipeline(splitter_class: Any, assembler_class: Any) -> Result:
     for name, cls in (("MyLineSplitter", splitter_class), ("MyEventAssembler", assembler_class)):
         if not isinstance(cls, type):
             return Result(key, False, text("checkers.build.pass_the_classes", name=name, got=short(cls)))
+        wrong = wrong_methods(cls, name, "text" if name == "MyLineSplitter" else "lines")
+        if wrong is not None:
+            return Result(key, False, wrong.message)
     try:
         pieces = one_byte_chunks(STREAM)
         observed = observe(lambda: _assemble(assembler_class(), pieces, splitter_class()))
@@ -405,6 +496,14 @@ def check_pipeline(splitter_class: Any, assembler_class: Any) -> Result:
         late = _not_streaming(key, observed, _reference_events(pieces), reads, "events")
         if late is not None:
             return late
+        for name, case_text in ASSEMBLER_CASES:  # the named cases first, through both classes
+            body = case_text.encode()
+            observed = observe(lambda body=body: _assemble(assembler_class(), [body], splitter_class()))
+            mismatch = _compare_feeds(observed, _reference_events([body]), "events")
+            if mismatch is not None:
+                case = text(f"checkers.build.assembler_case.{name}")
+                what = text("checkers.build.in_one_read", text=short(case_text))
+                return _case_failure(key, case, what, mismatch, assembler_timing())
         failure, counts = sweep(
             PIPELINE_STREAM,
             lambda pieces: observe(lambda: _assemble(assembler_class(), pieces, splitter_class())),

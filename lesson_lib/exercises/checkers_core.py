@@ -17,6 +17,7 @@ small set of cuts that still fails, so that the kinds it names are the ones that
 
 from __future__ import annotations
 
+import inspect
 import itertools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -86,18 +87,38 @@ class Observed:
 
 
 def observe(call: Callable[[], Any]) -> Observed:
-    """Run ``call``; a ``NotImplementedError`` anywhere means the exercise is not attempted yet."""
+    """Run ``call``; a ``NotImplementedError`` anywhere means the exercise is not attempted yet.
+
+    Whatever else the learner's code raises is an observation, ``BaseException`` included
+    (``SystemExit``, ``asyncio.CancelledError`` leaking out, ...): only ``KeyboardInterrupt`` goes on, so
+    that a learner can still stop a checker that hangs.
+    """
     try:
         return Observed(value=call())
     except NotImplementedError as exc:
         raise NotAttempted from exc
-    except Exception as exc:  # the learner's code may raise anything; that is an observation
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # the learner's code may raise anything; that is an observation
         return Observed(error=exc)
 
 
+def as_list(value: Any) -> Any:
+    """``value`` as a list when it is an iterator or generator the learner returned instead of a list (a
+    right variant); anything else (a list, a str, None, ...) as it is, for the comparison to judge."""
+    if isinstance(value, list | str | bytes | bytearray | dict | tuple) or value is None:
+        return value
+    if isinstance(value, Iterator) or inspect.isgenerator(value):
+        return list(value)
+    return value
+
+
 def describe_error(error: BaseException) -> str:
-    text = str(error)
-    return f"{type(error).__name__}: {short_text(text)}" if text else type(error).__name__
+    try:
+        message = str(error)
+    except Exception:  # a learner's exception class whose __str__ itself raises
+        message = ""
+    return f"{type(error).__name__}: {short_text(message)}" if message else type(error).__name__
 
 
 def short_text(text: str, limit: int = 80) -> str:
@@ -105,14 +126,27 @@ def short_text(text: str, limit: int = 80) -> str:
 
 
 def short(value: Any, limit: int = 80) -> str:
-    return short_text(repr(value), limit)
+    """``repr(value)``, cut to ``limit``; never raises (a learner's object may have a broken ``__repr__``)."""
+    try:
+        shown = repr(value)
+    except Exception:
+        shown = f"<{type(value).__name__} object>"
+    return short_text(shown, limit)
+
+
+def differs(got: Any, expected: Any) -> bool:
+    """``got != expected``, where a learner's object whose comparison raises differs (never a crash)."""
+    try:
+        return bool(got != expected)
+    except Exception:
+        return True
 
 
 def first_difference(got: Any, expected: Any) -> str:
     """Where ``got`` first differs from ``expected``: a position and both sides, briefly."""
     if isinstance(got, str) and isinstance(expected, str):
         for index, (a, b) in enumerate(itertools.zip_longest(got, expected)):
-            if a != b:
+            if differs(a, b):
                 return text(
                     "checkers.core.diff.text_at",
                     index=index,
@@ -122,7 +156,7 @@ def first_difference(got: Any, expected: Any) -> str:
         return text("checkers.core.diff.texts")
     if isinstance(got, list | tuple) and isinstance(expected, list | tuple):
         for index, (a, b) in enumerate(itertools.zip_longest(got, expected, fillvalue=_MISSING)):
-            if a != b:
+            if differs(a, b):
                 mine = text("checkers.core.diff.nothing") if a is _MISSING else short(a, 60)
                 truth = text("checkers.core.diff.nothing") if b is _MISSING else short(b, 60)
                 return text("checkers.core.diff.item_at", index=index, got=mine, truth=truth)
@@ -328,7 +362,7 @@ def compare_value(observed: Observed, truth: Any) -> str | None:
     """The usual comparison: the learner's code must return exactly the truth."""
     if observed.raised:
         return text("checkers.core.compare.raised", did=observed.describe())
-    if observed.value != truth:
+    if differs(observed.value, truth):
         return text("checkers.core.compare.differs", difference=first_difference(observed.value, truth))
     return None
 

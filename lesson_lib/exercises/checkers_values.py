@@ -11,14 +11,23 @@ a number that is valid JSON on its own, a ``\\u`` escape and between the halves 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from lesson_lib.completion import consume
 
 from ..i18n import text
 from . import Result
-from .checkers_core import classify_cut, compare_value, count_summary, failure_result, observe, sweep
+from .checkers_core import (
+    Observed,
+    classify_cut,
+    compare_value,
+    count_summary,
+    failure_result,
+    observe,
+    short,
+    sweep,
+)
 
 _CALLS = [
     ("get_weather", ['{"city": "北', '京", "days": ', "14", ', "unit": "cel', 'sius"}']),
@@ -86,19 +95,41 @@ def _truncations() -> list[tuple[str, bytes]]:
     ]
 
 
+class _NotPairs(Exception):
+    """tool_calls returned something that is not (name, arguments) pairs."""
+
+
+def _pairs(calls: Any) -> list[tuple[Any, ...]]:
+    """The learner's calls as tuples; a hint (as _NotPairs) when they are not pairs one after another."""
+    if isinstance(calls, str | bytes) or not isinstance(calls, Iterable):
+        raise _NotPairs(text("checkers.values.not_calls", got=short(calls)))
+    out = []
+    for call in calls:
+        if isinstance(call, str | bytes) or not isinstance(call, Iterable):
+            raise _NotPairs(text("checkers.values.not_a_pair", got=short(call)))
+        out.append(tuple(call))
+    return out
+
+
+def _compare(observed: Observed, truth: Any) -> str | None:
+    if isinstance(observed.error, _NotPairs):
+        return str(observed.error)
+    return compare_value(observed, truth)
+
+
 def check_tool_args(key: str, function: Callable[..., Any]) -> Result:
     truth = tool_truth()
     hints = {"whole": text("checkers.values.hint.whole")}
     default = text("checkers.values.hint.default")
 
     def run(pieces: list[bytes]):
-        return observe(lambda: [tuple(call) for call in function(pieces)])
+        return observe(lambda: _pairs(function(pieces)))
 
     failure, counts = sweep(
         TOOL_STREAM,
         run,
         lambda pieces: truth,
-        compare_value,
+        _compare,
         lambda cut: classify_cut(TOOL_STREAM, cut, "sse"),
     )
     if failure is not None:

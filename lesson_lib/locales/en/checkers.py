@@ -178,7 +178,6 @@ STRINGS = {
         "the stream stopped just before the last event's blank line: {mismatch}. Hint: an event exists only "
         "once its blank line has arrived; what the stream left half-done is not an event."
     ),
-    "checkers.bugs.blank_line.passed": "passed {summary}, and a stream cut before its last blank line.",
     "checkers.bugs.eof.where.early": "cleanly between two events, long before the end",
     "checkers.bugs.eof.where.before_finish": (
         "cleanly between two events, after the last text and before the finish_reason"
@@ -274,7 +273,6 @@ STRINGS = {
     ),
     "checkers.async.hint.close_once": "close the response in one place only.",
     "checkers.async.hint.text": "compare the text you return with the first characters of the answer.",
-    "checkers.async.passed": "passed {summary} (closed once, before returning, each time).",
     "checkers.async.timeline.hangs_behind_pings": "a generation that hangs behind pings",
     "checkers.async.timeline.pings_between_deltas": "pings between deltas that keep coming",
     "checkers.async.timeline.silent_gap": "a silent gap longer than the limit",
@@ -316,7 +314,6 @@ STRINGS = {
         "the upstream stopped inside its next-to-last event: {mismatch}. Hint: what the upstream left "
         "half-done is not an event, and a gateway that forwards it forwards a broken one."
     ),
-    "checkers.relay.passed": "passed {summary}, and an upstream cut inside an event.",
     # -- checkers_build: build it yourself (a line splitter, an event assembler, both) ------------------
     "checkers.build.splitter_case.lf": "LF endings",
     "checkers.build.splitter_case.cr": "CR endings",
@@ -435,5 +432,130 @@ STRINGS = {
     "checkers.build.pipeline_passed": (
         "your splitter and assembler, behind lesson_lib's decoder, give ReferenceSSEParser's events feed by feed in "
         "{summary}: together they are an SSE parser."
+    ),
+    # -- new in issue 22: checks that cannot be fooled ------------------------------------------------------
+    "checkers.bugs.wrong_signature": (
+        "the checker calls {name}({call}), as the exercise says, but your function's signature is {got}. "
+        "Hint: keep the parameters the exercise gives."
+    ),
+    "checkers.bugs.cleanup.path.cancelled": (
+        "the read is cancelled in the middle (a BaseException that is not an Exception, as KeyboardInterrupt "
+        "or asyncio.CancelledError)"
+    ),
+    "checkers.bugs.blank_line.case.lines_run_together": "an event with the data lines '1' and '2'",
+    "checkers.bugs.blank_line.case.words_run_together": "an event with the data lines 'tr' and 'ue'",
+    "checkers.bugs.blank_line.case.wide_space_at_end": "a data line that ends with U+3000 (an ideographic space)",
+    "checkers.bugs.blank_line.case.no_break_space_first": "a data line that starts with U+00A0 (a no-break space)",
+    "checkers.bugs.blank_line.case.no_space_no_colon": "data lines with no space after the colon, and one with no colon",
+    "checkers.bugs.blank_line.hint.lines_run_together": (
+        "two data lines of one event became one number. Is that what the data of this event says?"
+    ),
+    "checkers.bugs.blank_line.hint.words_run_together": (
+        "two data lines of one event became one JSON word. Is that what the data of this event says?"
+    ),
+    "checkers.bugs.blank_line.hint.wide_space_at_end": (
+        "a character that is not JSON whitespace went missing before parsing. Which characters of a data "
+        "line does the standard remove, and which does it keep?"
+    ),
+    "checkers.bugs.blank_line.hint.no_break_space_first": (
+        "a character that is not JSON whitespace went missing before parsing. Which characters of a data "
+        "line does the standard remove, and which does it keep?"
+    ),
+    "checkers.bugs.blank_line.hint.no_space_no_colon": (
+        "a data line written without a space, or without a colon, counts too."
+    ),
+    "checkers.bugs.blank_line.not_json": (
+        "for {case}, your function {did}, but this event's data is not one JSON value, so parsing it must "
+        "fail. Hint: {hint}"
+    ),
+    "checkers.bugs.blank_line.rule_case": "for {case}: {mismatch}.",
+    "checkers.bugs.blank_line.passed_rules": (
+        "passed {summary}, a stream cut before its last blank line, and {n} events where the data rules show."
+    ),
+    "checkers.async.closed_later": (
+        "the response was closed once before your function returned, and {closes} times in all once the event "
+        "loop had shut down"
+    ),
+    "checkers.async.read_too_much": (
+        "your function took {reads} reads although the first {n} characters had arrived after read {needed}"
+    ),
+    "checkers.async.hint.closed_later": (
+        "something you left open closed the response a second time later. What did you close, and what did "
+        "you leave suspended?"
+    ),
+    "checkers.async.hint.read_too_much": (
+        "a preview that reads the whole answer before returning keeps the connection busy for nothing. When "
+        "can your function stop reading?"
+    ),
+    "checkers.async.path.cancelled": "the task is cancelled while it waits for a read",
+    "checkers.async.path.failed": "a read fails with a network error (ConnectionResetError)",
+    "checkers.async.swallowed": (
+        "when {case}, your function returned {got} instead of letting the cancellation go on. Hint: code that "
+        "cancelled a task waits for it to end cancelled; who asked for the text now?"
+    ),
+    "checkers.async.error_hidden": (
+        "when {case}, your function {did}. Hint: a broken stream must raise, so that the caller cannot mistake "
+        "it for an answer."
+    ),
+    "checkers.async.path_closes": "when {case}, the response was closed {closes} times. Hint: {hint}",
+    "checkers.async.passed_paths": (
+        "passed {summary} (closed once before returning, never again later, without reading past the first "
+        "characters), a cancelled task and a network error."
+    ),
+    "checkers.async.not_seconds": (
+        "for {case}, your function returned {got} (a {kind}); it must return a number of seconds, or None."
+    ),
+    "checkers.async.hint.clock_not_consulted": (
+        "after the last progress only heartbeats came, and the limit ran out while they were arriving. When "
+        "does your function look at the clock?"
+    ),
+    "checkers.async.timeline.ends_in_pings": "a generation that hangs and the stream goes on with pings only",
+    "checkers.async.timeline.pings_only": "pings only, from the first second",
+    "checkers.relay.returned_collection": (
+        "relay_events returned a finished {kind}: every frame came out after the last read of the upstream"
+    ),
+    "checkers.relay.not_frames": "relay_events returned {got}, not frames one after another",
+    "checkers.relay.late": (
+        "frame {index} ({frame}) came out after {taken} reads, though its event was complete after read {due}"
+    ),
+    "checkers.relay.hint.late": (
+        "a gateway that waits for the whole upstream, or for the next read, makes the client wait for it too. "
+        "When can a frame leave?"
+    ),
+    "checkers.relay.passed_streaming": (
+        "passed {summary}, each frame out as soon as its event was whole, and an upstream cut inside an event."
+    ),
+    "checkers.build.assembler_case.id_after_data": "an id after the data line",
+    "checkers.build.assembler_case.event_after_data": "an event type after the data line",
+    "checkers.build.assembler_case.fields_between_data": "id, retry, a comment and event between two data lines",
+    "checkers.build.assembler_case.spaces_kept": "spaces and a tab that are part of the value",
+    "checkers.build.assembler_case.empty_data_lines": "empty data lines, with and without a colon",
+    "checkers.build.passed_linear": (
+        "passed {cases} named cases and {summary}, with a cost that stays linear on a long line fed in small "
+        "pieces."
+    ),
+    "checkers.build.cost_wrong": (
+        "a line of {n} characters fed one character at a time, then in 7-character pieces: {did}."
+    ),
+    "checkers.build.cost_quadratic": (
+        "a line of {n} characters, fed one character at a time and then in 7-character pieces ({size} "
+        "characters in all), made your class touch {touched} characters: about {ratio} for each one fed, and "
+        "the longer the line, the more per character. Hint: does each feed() go over the whole unfinished line "
+        "again?"
+    ),
+    "checkers.async.hint.late_by_an_event": (
+        "your moment is when the next event arrived; the limit had run out before it. When exactly?"
+    ),
+    "checkers.values.not_calls": "tool_calls returned {got}, not (name, arguments) pairs one after another",
+    "checkers.values.not_a_pair": "tool_calls gave {got}, which is not a (name, arguments) pair",
+    "checkers.build.missing_method": "{name} has no {method}(): the checker calls {name}(), feed() and close().",
+    "checkers.build.wrong_method": (
+        "the checker calls {call}, as the exercise says, but its signature is {got}. Hint: keep the parameters "
+        "the exercise gives."
+    ),
+    "checkers.build.assembler_case.not_line_endings": "U+2028, U+0085, FF and VT inside a data line (not line endings)",
+    "checkers.bugs.cleanup.never_closed_cancelled": (
+        "when {case}, your function raised {error} and never closed the response. Hint: a cancellation is "
+        "not an Exception; which of your lines run when it passes through?"
     ),
 }
