@@ -26,8 +26,9 @@ Server-Sent Events:
   Responses request in background mode goes on until it is cancelled (``POST /v1/responses/{id}/cancel``);
 * ``?variant=NAME`` chooses the pipeline per request (default: the server's ``variant``): ``correct`` or one
   of the named faulty ones in :data:`~lesson_lib.relay_variants.VARIANTS`, each a real incident's pattern.
-  ``?recut=1`` writes each event in two pieces cut inside its first multi-byte character (as any hop on the
-  way may re-cut bytes), so a browser's reads end inside a character;
+  ``?recut=1`` writes each event that holds a multi-byte character in two pieces, cut inside the first one
+  (as any hop on the way may re-cut bytes; an event of ASCII only goes out whole), so a browser's reads
+  end inside a character;
 * ``GET /`` is a page (plain JavaScript in ``relay_static/``, no build step, nothing from a CDN) with three
   readers of the stream: ``fetch`` + ``TextDecoder`` without ``{stream: true}``, a correct reader, and an
   ``EventSource``. ``GET /info`` is the contract and the variants, as JSON.
