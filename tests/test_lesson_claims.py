@@ -284,7 +284,8 @@ def test_the_time_estimates_add_up():
     """Instructor guide: 'Working through everything alone takes about nine to eleven hours: six and a third
     to eight and a half for the lessons, about two and two-thirds for the exercises', and 'New learners
     measured the upper half of the lessons' ranges (about 205 minutes for 00 to 05, about 245 for 06 to 10)'
-    (00: '380 to 515 minutes, that is 6 h 20 min to 8 h 35 min, and about 2⅔ more'). Every lesson states a range, the same in both editions
+    (00: '380 to 515 minutes, that is 6 h 20 min to 8 h 35 min, and about 2⅔ more'). Every lesson states a
+    range, the same in both editions
     and in both instructor guides' tables."""
     lessons = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
     exercises = sorted((ROOT / "notebooks" / "exercises").glob("*.ipynb"))
@@ -306,7 +307,8 @@ def test_the_time_estimates_add_up():
         assert (low + high) / 2 <= measured <= high, "the measured time lies in the upper half of the range"
     low, high = sum(r[0] for r in ranges.values()), sum(r[1] for r in ranges.values())
     assert (low, high) == (380, 515)
-    assert round(low / 60 * 3) / 3 == 6 + 1 / 3 and round(high / 60 * 2) / 2 == 8.5  # the guide: 'about 6⅓ to 8½'
+    # the guide: 'about 6⅓ to 8½'
+    assert round(low / 60 * 3) / 3 == 6 + 1 / 3 and round(high / 60 * 2) / 2 == 8.5
     assert divmod(low, 60) == (6, 20) and divmod(high, 60) == (8, 35)  # 00: '6 h 20 min to 8 h 35 min'
     for lesson, words in (("00_start_here.ipynb", "380 to 515 minutes, that is 6 h 20 min to 8 h 35 min"),
                           ("zh-CN/00_start_here.ipynb", "380 到 515 分钟，即 6 小时 20 分到 8 小时 35 分")):
