@@ -13,9 +13,10 @@ import socket
 import threading
 import time
 
+import httpx
 import pytest
 
-from lesson_lib import Outcome, aconsume, consume
+from lesson_lib import Outcome, StreamResult, aconsume, consume
 from lesson_lib.activity import CallClock, StreamTimeouts
 from lesson_lib.http import astream_http, astream_http_updates, stream_http, stream_http_updates
 from lesson_lib.replay import ReplayServer
@@ -395,3 +396,92 @@ def test_a_call_clock_makes_the_deadline_count_from_the_call_on_a_fake_clock():
     assert timeouts.expired() == "deadline"  # 4 s from the call, not from the body (idle: 1 s of 2)
     plain = StreamTimeouts(deadline=4.0, clock=clock)
     assert plain.budget() == (4.0, "deadline")  # without a CallClock: from construction
+
+
+# --- the wait for the headers: bounded by httpx's timeout and the deadline, not by idle or progress ------
+#
+# One server answers 1.2 s after the request (headers, then a whole answer, or headers then silence). The
+# two drivers run side by side on it and must agree: idle_timeout and progress_timeout count from the start
+# of the body, so they never end the wait for the headers; the deadline ends it as the outcome timed_out
+# (deadline); the caller's own httpx timeout ends it by raising httpx.ReadTimeout (a failure before any
+# response: no stream to have an outcome), in both. Before the fix the sync driver set the headers' read
+# timeout to the smallest clock and raised ReadTimeout after 0.5 s where async waited.
+
+LATE = 1.2  # seconds before the server sends its status line and headers
+DONE_BODY = (
+    _chunk(DELTA)
+    + _chunk(b'data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\n')
+    + _chunk(b"data: [DONE]\n\n")
+    + b"0\r\n\r\n"
+)
+
+
+def _timed(call):
+    started = time.monotonic()
+    try:
+        return call(), time.monotonic() - started
+    except httpx.HTTPError as exc:
+        return exc, time.monotonic() - started
+
+
+def _sync_any(url: str, **options):
+    return _timed(lambda: stream_http(url, "openai-chat", **options))
+
+
+def _async_any(url: str, **options):
+    return _timed(lambda: asyncio.run(astream_http(url, "openai-chat", **options)))
+
+
+BOTH = pytest.mark.parametrize("run", [_sync_any, _async_any], ids=["sync", "async"])
+
+
+@BOTH
+@pytest.mark.parametrize("clock", ["idle_timeout", "progress_timeout"])
+def test_idle_and_progress_do_not_bound_the_wait_for_headers(run, clock):
+    # A 0.5 s clock, headers after 1.2 s, then the whole answer at once: completed, after the headers.
+    with ScriptedServer([(LATE, HEADERS + DONE_BODY)]) as server:
+        result, elapsed = run(server.url, timeout=5, **{clock: 0.5})
+    assert isinstance(result, StreamResult), f"raised {result!r}"
+    assert result.outcome is Outcome.COMPLETED and result.text == "你é🙂"
+    assert LATE - 0.05 <= elapsed < LATE + SLACK
+    _no_watchdog_left()
+
+
+@BOTH
+@pytest.mark.parametrize("clock", ["idle_timeout", "progress_timeout"])
+def test_idle_and_progress_count_from_the_start_of_the_body(run, clock):
+    # Headers after 1.2 s, then silence: the 0.5 s clock runs out 0.5 s after the headers (1.7 s).
+    with ScriptedServer([(LATE, HEADERS)]) as server:
+        result, elapsed = run(server.url, timeout=5, **{clock: 0.5})
+    assert isinstance(result, StreamResult), f"raised {result!r}"
+    assert result.outcome is Outcome.TIMED_OUT and result.error.kind == clock
+    assert result.stats.bytes == 0
+    assert LATE + 0.45 <= elapsed < LATE + 0.5 + SLACK
+
+
+@BOTH
+@pytest.mark.parametrize("idle", [None, 0.3], ids=["deadline", "deadline+idle"])
+def test_the_deadline_ends_the_wait_for_headers_as_timed_out(run, idle):
+    with ScriptedServer([(LATE, HEADERS + DONE_BODY)]) as server:
+        result, elapsed = run(server.url, timeout=5, deadline=0.7, idle_timeout=idle)
+    assert isinstance(result, StreamResult), f"raised {result!r}"
+    assert result.outcome is Outcome.TIMED_OUT and result.error.kind == "deadline"
+    assert result.stats.bytes == 0 and result.text == ""
+    assert 0.65 <= elapsed < 0.7 + SLACK
+    _no_watchdog_left()
+
+
+@BOTH
+@pytest.mark.parametrize(
+    "clocks",
+    [{}, {"idle_timeout": 0.3}, {"progress_timeout": 0.3, "deadline": 3.0}],
+    ids=["no-clock", "idle", "progress+deadline"],
+)
+def test_the_callers_httpx_timeout_before_the_headers_raises_read_timeout(run, clocks):
+    # httpx's timeout=0.6 runs out before the headers (and before the deadline): httpx.ReadTimeout, raised
+    # as httpx raises it, at 0.6 s (not at the 0.3 s clock).
+    with ScriptedServer([(LATE, HEADERS + DONE_BODY)]) as server:
+        result, elapsed = run(server.url, timeout=0.6, **clocks)
+    assert type(result) is httpx.ReadTimeout, f"got {result!r}"
+    assert 0.55 <= elapsed < 0.6 + SLACK
+    _no_watchdog_left()
