@@ -485,3 +485,16 @@ def test_the_callers_httpx_timeout_before_the_headers_raises_read_timeout(run, c
     assert type(result) is httpx.ReadTimeout, f"got {result!r}"
     assert 0.55 <= elapsed < 0.6 + SLACK
     _no_watchdog_left()
+
+
+@BOTH
+def test_the_callers_httpx_timeout_inside_the_body_is_truncated(run):
+    # Once the headers are in, httpx's timeout is stream content: the outcome truncated (ReadTimeout), with
+    # the event that arrived, in both drivers; a 3 s idle clock is not what ends it.
+    with ScriptedServer([(0.0, HEADERS + _chunk(DELTA))]) as server:
+        result, elapsed = run(server.url, timeout=0.6, idle_timeout=3.0)
+    assert isinstance(result, StreamResult), f"raised {result!r}"
+    assert result.outcome is Outcome.TRUNCATED and result.error.kind == "ReadTimeout"
+    assert result.text == "你é🙂"
+    assert 0.55 <= elapsed < 0.6 + SLACK
+    _no_watchdog_left()
