@@ -498,3 +498,40 @@ def test_the_callers_httpx_timeout_inside_the_body_is_truncated(run):
     assert result.text == "你é🙂"
     assert 0.55 <= elapsed < 0.6 + SLACK
     _no_watchdog_left()
+
+
+def _sync_client(url: str, **options):
+    with httpx.Client(timeout=0.6, trust_env=False) as client:
+        return _timed(lambda: stream_http(url, "openai-chat", client=client, **options))
+
+
+def _async_client(url: str, **options):
+    async def run():
+        async with httpx.AsyncClient(timeout=0.6, trust_env=False) as client:
+            return await astream_http(url, "openai-chat", client=client, **options)
+
+    return _timed(lambda: asyncio.run(run()))
+
+
+@pytest.mark.parametrize("run", [_sync_client, _async_client], ids=["sync", "async"])
+@pytest.mark.parametrize(
+    "clocks", [{}, {"idle_timeout": 0.3}, {"deadline": 3.0}], ids=["no-clock", "idle", "deadline"]
+)
+def test_a_callers_client_keeps_its_own_timeout_before_the_headers(run, clocks):
+    # The caller's client has timeout=0.6: that is the request's httpx timeout (the timeout argument is for
+    # the client a call makes), with or without a stream clock: httpx.ReadTimeout at 0.6 s in both drivers.
+    with ScriptedServer([(LATE, HEADERS + DONE_BODY)]) as server:
+        result, elapsed = run(server.url, timeout=5, **clocks)
+    assert type(result) is httpx.ReadTimeout, f"got {result!r}"
+    assert 0.55 <= elapsed < 0.6 + SLACK
+    _no_watchdog_left()
+
+
+@pytest.mark.parametrize("run", [_sync_client, _async_client], ids=["sync", "async"])
+def test_a_deadline_sooner_than_a_callers_client_timeout_is_timed_out(run):
+    with ScriptedServer([(LATE, HEADERS + DONE_BODY)]) as server:
+        result, elapsed = run(server.url, deadline=0.4)
+    assert isinstance(result, StreamResult), f"raised {result!r}"
+    assert result.outcome is Outcome.TIMED_OUT and result.error.kind == "deadline"
+    assert 0.35 <= elapsed < 0.4 + SLACK
+    _no_watchdog_left()
