@@ -1,8 +1,10 @@
 """Three clocks on a stream: idle_timeout (no bytes), progress_timeout (no business progress), deadline.
 
 Fake clocks prove the rules exactly (sync reads judged between reads); real clocks on a real socket
-(ReplayServer with small fixed delays, tenths of a second) prove that the monotonic clock is what drives
-them, sync and async. The real-socket tests assert outcomes and which clock fired, never timings.
+(ReplayServer with small fixed delays, tenths of a second, and ScriptedServer for late or dribbled headers)
+prove that the monotonic clock is what drives them, sync and async side by side. The real-socket tests
+assert outcomes (or the exception raised) and which clock fired; those about when a clock fires also assert
+the elapsed time, within generous bounds (the tolerance lesson_lib.http states, plus SLACK), never a speed.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import pytest
 
 from lesson_lib import Outcome, StreamResult, aconsume, consume
 from lesson_lib.activity import CallClock, StreamTimeouts
-from lesson_lib.http import astream_http, astream_http_updates, stream_http, stream_http_updates
+from lesson_lib.http import astream_http, astream_http_updates, open_reads, stream_http, stream_http_updates
 from lesson_lib.replay import ReplayServer
 from tests.test_completion import TEXT, anthropic, chat
 
@@ -191,7 +193,7 @@ def test_a_silent_server_trips_idle():
         for result in (sync, async_):
             assert result.outcome is Outcome.TIMED_OUT and result.error.kind == "idle_timeout"
             assert result.text == TEXT[0]
-        # Sync: the blocking read was ended by the read timeout set from the clocks, not by the server.
+        # Sync: the blocking read was ended by the watchdog (reported as ReadTimeout), not by the server.
         assert "the read was ended by ReadTimeout" in sync.error.message
         assert server.wait_idle(3.0)
 
@@ -535,3 +537,14 @@ def test_a_deadline_sooner_than_a_callers_client_timeout_is_timed_out(run):
     assert result.outcome is Outcome.TIMED_OUT and result.error.kind == "deadline"
     assert 0.35 <= elapsed < 0.4 + SLACK
     _no_watchdog_left()
+
+
+def test_open_reads_read_timeout_bounds_the_headers_reads_too():
+    # As its docstring says: httpx takes one read timeout per request, so read_timeout=0.4 ends the wait for
+    # headers sent after 1.2 s (timeout=5 alone would wait for them).
+    with ScriptedServer([(LATE, HEADERS + DONE_BODY)]) as server:
+        result, elapsed = _timed(lambda: open_reads(server.url, timeout=5, read_timeout=0.4))
+        assert type(result) is httpx.ReadTimeout, f"got {result!r}"
+        assert 0.35 <= elapsed < 0.4 + SLACK
+        with open_reads(server.url, timeout=5) as reads:
+            assert b"[DONE]" in b"".join(reads)
