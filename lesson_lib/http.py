@@ -15,12 +15,15 @@ job, so this module only opens, reads and closes:
 * :class:`HTTPAReads` / :func:`open_areads`, :func:`astream_http` and :func:`astream_http_updates` are the
   same over ``httpx.AsyncClient`` (``aiter_raw()``): the same arguments, checks and guarantees, and the
   response is released on every path, a cancelled task included (the ``CancelledError`` then propagates);
-* the stream timeouts (``idle_timeout``, ``progress_timeout``, ``deadline``) are enforced on the socket,
-  and ``deadline`` bounds the whole call from the moment it is made: connecting, the headers and the body
-  (``idle_timeout`` and ``progress_timeout`` count from the start of the body). Each read waits at most the
-  time left on the nearest clock: async, it is awaited inside ``asyncio.timeout`` set to that time; sync,
-  a watchdog thread shuts the socket down when that time is up (see "What a blocked sync read cannot do"
-  below). The outcome is then ``timed_out``;
+* the stream timeouts (``idle_timeout``, ``progress_timeout``, ``deadline``) are enforced on the socket, and
+  ``deadline`` bounds the whole call from the moment it is made: connecting, the headers and the body
+  (``idle_timeout`` and ``progress_timeout`` count from the start of the body, so they do not bound the wait
+  for the headers: that wait is bounded by httpx's timeout (``timeout``, or a caller's ``client``'s own),
+  per connect and per read as httpx counts it, and by the time left on ``deadline``). Each read waits at
+  most the time left on the nearest clock: async, it is awaited inside ``asyncio.timeout`` set to that time;
+  sync, a watchdog thread shuts the socket down when that time is up (see "What a blocked sync read cannot
+  do" below). The outcome is then ``timed_out``, also when the deadline runs out before or during the
+  headers (``error.kind`` ``"deadline"``, no body byte read);
 * :func:`resume_sse` reconnects after a drop, as an ``EventSource`` does: it waits the stream's ``retry``
   time and sends ``Last-Event-ID``. That repairs a stream whose events carry ids and whose server honours
   the header. It cannot repair a stream without ids (OpenAI, Anthropic): the only way to "reconnect" there is
@@ -30,25 +33,31 @@ job, so this module only opens, reads and closes:
   ``Last-Event-ID``); :func:`resume_responses` resumes an OpenAI Responses background stream from its last
   ``sequence_number`` (``starting_after``).
 
-What is raised, and what is an outcome: a bad argument (an unknown contract, a bad option or limit) raises
-``ValueError``/``TypeError`` before any request is sent (against a real API a request is billed); a failure
-before the body starts (connection refused, an HTTP error status, a compressed body) raises, as httpx does;
-everything from the first body byte on is the :class:`StreamResult`'s outcome (a transport error mid-body is
+What is raised, and what is an outcome (the same in the sync and the async functions): a bad argument (an
+unknown contract, a bad option or limit) raises ``ValueError``/``TypeError`` before any request is sent
+(against a real API a request is billed); a failure before there is a response to read (connection refused,
+httpx's own timeout running out while connecting or before the headers: ``httpx.ConnectTimeout`` or
+``httpx.ReadTimeout``, an HTTP error status, a compressed body) raises, as httpx does: there is no stream yet
+to have an outcome. The one exception is the deadline, a stream clock: when it runs out before or during the
+headers the result is ``timed_out`` (``deadline``). Everything once the headers are in is the
+:class:`StreamResult`'s outcome (a transport error in the body, httpx's read timeout included, is
 ``truncated``, with the exception's name in ``error.kind``).
 
 What a blocked sync read cannot do. A thread blocked in ``recv()`` cannot be interrupted by a clock in that
 thread, and httpx 0.28 (httpcore 1.0) takes a request's read timeout once per phase (once for the headers,
-once for the body, from ``extensions["timeout"]``), not per read: a per-read timeout of "the time left" is
-not something httpx can be told. So a sync stream with a clock set runs a watchdog thread that, when the
+once for the body, from ``extensions["timeout"]``), not per read: a per-read timeout of "the time left" is not
+something httpx can be told. So the request's own timeout (connecting and every read, the headers' and the
+body's) is the client's timeout with each part cut to the deadline's time left, never the idle or progress
+clock, which count from the body; and a sync stream with a clock set runs a watchdog thread that, when the
 nearest clock runs out, shuts the socket down (``shutdown(SHUT_RDWR)``, which wakes the blocked read); the
-read then fails and the outcome is ``timed_out``. What it cannot do: reach a socket it does not know. It
-knows the socket of a connection this call opened (httpcore's ``trace`` extension) and, once the headers
-are in, the response's socket; on a connection reused from the caller's ``client``, the headers are bounded
-per read only (each read waits at most ``min(timeout, the deadline's time left)``), not in total. And over
-any other sync source (a generator, a file), :func:`~lesson_lib.completion.consume` judges the clocks only
-between reads: a read that blocks returns when it returns. Tolerance: a clock fires within about 0.1 s
-of running out (the watchdog's wake-up, then the close; measured 0.001-0.064 s past the deadline on a busy
-two-core machine); ``tests/test_timeouts.py`` allows 0.7 s.
+read then fails and the outcome is ``timed_out``. What it cannot do: reach a socket it does not know. It knows
+the socket of a connection this call opened (httpcore's ``trace`` extension) and, once the headers are in, the
+response's socket; on a connection reused from the caller's ``client``, the headers are bounded per read only
+(each read waits at most its timeout cut to the deadline's time left), not in total. And over any other sync
+source (a generator, a file), :func:`~lesson_lib.completion.consume` judges the clocks only between reads: a
+read that blocks returns when it returns. Tolerance: a clock fires within about 0.1 s of running out (the
+watchdog's wake-up, then the close; measured 0.001-0.064 s past the deadline on a busy two-core machine);
+``tests/test_timeouts.py`` allows 0.7 s.
 
 Compression. httpx asks for ``Accept-Encoding: gzip, deflate`` by default and decodes in ``iter_bytes()``;
 this module reads ``iter_raw()``, so it asks for ``Accept-Encoding: identity`` instead (unless the caller
@@ -174,19 +183,22 @@ def _check_request(
     return sent
 
 
-def _read_bound(timeout: float, read_timeout: float | None) -> dict[str, Any]:
-    """``build_request`` keywords that bound each body read by ``read_timeout`` (none: the client's)."""
-    return {} if read_timeout is None else {"timeout": httpx.Timeout(timeout, read=read_timeout)}
+def _header_bound(base: httpx.Timeout, deadline_left: float | None) -> httpx.Timeout:
+    """The httpx timeout of a sync request with stream clocks: ``base`` (the client's), each part (connect,
+    read, write, pool) cut to the time left on the deadline if that is sooner (at least 1 ms).
 
+    Only the deadline: ``idle_timeout`` and ``progress_timeout`` count from the start of the body, so they do
+    not bound the wait for the headers (the watchdog bounds the body's reads, read by read)."""
+    if deadline_left is None:
+        return base
+    left = max(deadline_left, 0.001)
 
-def _clock_read_timeout(options: Mapping[str, Any]) -> float | None:
-    """The read timeout a sync stream needs so that no read outlasts its tightest clock (or None).
+    def cut(part: float | None) -> float:
+        return left if part is None else min(part, left)
 
-    A blocking read cannot be interrupted between reads, so it is bounded by the smallest timeout set:
-    when it fires, :func:`~lesson_lib.completion.consume` finds the clock that ran out (``timed_out``)."""
-    values = [options.get(name) for name in ("idle_timeout", "progress_timeout", "deadline")]
-    set_values = [value for value in values if value is not None]
-    return min(set_values) if set_values else None
+    return httpx.Timeout(
+        connect=cut(base.connect), read=cut(base.read), write=cut(base.write), pool=cut(base.pool)
+    )
 
 
 @functools.cache
@@ -367,12 +379,13 @@ def open_reads(
 ) -> HTTPReads:
     """Send the request and return the response body as :class:`HTTPReads`, not read yet.
 
-    ``timeout`` (seconds, above 0 and at most :data:`MAX_TIMEOUT`) bounds connecting and every single read,
-    so a stalled stream cannot hang the caller; ``read_timeout`` (seconds), if given, bounds each body read
-    instead. The request asks for ``Accept-Encoding: identity`` unless
-    ``headers`` set that header. Bad arguments raise ``ValueError``/``TypeError`` before any I/O. Raises
-    ``httpx.HTTPStatusError`` for a non-2xx status and :class:`ContentEncodingError` for a compressed body
-    (after closing the response), and httpx's own errors for a failed connection.
+    ``timeout`` (seconds, above 0 and at most :data:`MAX_TIMEOUT`) bounds connecting and every single read, so
+    a stalled stream cannot hang the caller (it is the timeout of the client made for the call; a caller's
+    ``client`` keeps its own); ``read_timeout`` (seconds), if given, bounds each read instead (the
+    headers' reads too: httpx takes one read timeout per request). The request asks for ``Accept-Encoding:
+    identity`` unless ``headers`` set that header. Bad arguments raise ``ValueError``/``TypeError`` before
+    any I/O. Raises ``httpx.HTTPStatusError`` for a non-2xx status and :class:`ContentEncodingError` for a
+    compressed body (after closing the response), and httpx's own errors for a failed connection.
     """
     sent = _check_request(url, method, headers, client, timeout)
     check_number("read_timeout", read_timeout, minimum=0, maximum=MAX_TIMEOUT, low_open=True, none=True)
@@ -398,15 +411,16 @@ def _open_reads(
         extra: dict[str, Any] = {}
         if clocks is not None:
             left = clocks.deadline_left()
-            limit = timeout if left is None else max(min(timeout, left), 0.001)
-            read = limit if read_timeout is None else min(limit, read_timeout)
-            extra["timeout"] = httpx.Timeout(limit, read=read)
+            extra["timeout"] = _header_bound(http.timeout, left)  # the client's: the caller's, or ours
             watchdog = _Watchdog()
             extra["extensions"] = {"trace": watchdog.trace}
             if left is not None:
                 watchdog.arm(left)
         elif read_timeout is not None:
-            extra["timeout"] = httpx.Timeout(timeout, read=read_timeout)
+            base = http.timeout
+            extra["timeout"] = httpx.Timeout(
+                connect=base.connect, read=read_timeout, write=base.write, pool=base.pool
+            )
         request = http.build_request(method, url, json=json, headers=sent, **extra)
         try:
             response = http.send(request, stream=True)
@@ -462,10 +476,13 @@ def _timed_open(
         return _open_reads(url, method, json, sent, client, timeout, None, None), options
     clocks = _Clocks(clock, options.get("deadline"))
     try:
-        reads = _open_reads(url, method, json, sent, client, timeout, _clock_read_timeout(options), clocks)
+        reads = _open_reads(url, method, json, sent, client, timeout, None, clocks)
     except httpx.TransportError:
+        # The deadline ran out while connecting or waiting for the headers (the request's timeout was its
+        # time left, or the watchdog shut the socket down): timed_out. Else httpx's own timeout or another
+        # failure before any response: raised, as astream_http raises it.
         left = clocks.deadline_left()
-        if left is not None and left <= 0:  # the deadline ran out while connecting or waiting for headers
+        if left is not None and left <= 0:
             return _NoBody(), options
         raise
     return reads, options
@@ -488,13 +505,19 @@ def stream_http(
     ``idle_timeout``, ``progress_timeout``, ``deadline``...). The contract and every option are checked
     before the request is sent. The response is closed before this returns, whatever the outcome.
 
-    Timeouts on a real socket (sync): ``deadline`` counts from this call, so it bounds connecting, the
-    headers and the body together; ``idle_timeout`` and ``progress_timeout`` count from the start of the
-    body. Each read waits at most the time left on the nearest clock (a watchdog thread shuts the socket
-    down when it is up: see the module's "What a blocked sync read cannot do" for the one case it cannot
-    reach, headers on a reused connection of the caller's ``client``). When one runs out the response is
-    closed and the outcome is ``timed_out``, also when the deadline runs out before the body starts.
-    Tolerance: within about 0.1 s of the clock (``tests/test_timeouts.py`` allows 0.7 s).
+    Timeouts on a real socket (sync): ``deadline`` counts from this call, so it bounds connecting, the headers
+    and the body together; ``idle_timeout`` and ``progress_timeout`` count from the start of the body, so
+    the wait for the headers is bounded by httpx's timeout (``timeout``, or a caller's ``client``'s own;
+    per connect and per read, as httpx counts it) and by the deadline alone. If httpx's timeout runs out
+    first, before the headers, httpx's ``ConnectTimeout``/``ReadTimeout`` is raised (no response, no
+    outcome), as :func:`astream_http` raises it; once the headers are in, it ends the stream as
+    ``truncated`` (``error.kind`` ``"ReadTimeout"``). Each read waits at most the time left on the nearest
+    clock (a watchdog thread shuts the socket down when it is up: see the module's "What a blocked sync
+    read cannot do" for the one case it cannot reach, headers on a reused connection of the caller's
+    ``client``). When one runs out the response is closed and the outcome is ``timed_out``, also when the
+    deadline runs out before the body starts. Tolerance: within about 0.1 s of the clock
+    (``tests/test_timeouts.py`` allows 0.7 s, and runs this and :func:`astream_http` side by side on
+    servers that answer late).
     """
     check_options(contract, **consume_options)  # before any request is sent
     reads, options = _timed_open(url, method, json, headers, client, timeout, consume_options)
@@ -638,13 +661,16 @@ async def astream_http(
 ) -> StreamResult:
     """:func:`stream_http` over async reads: ``await aconsume(await open_areads(...), contract)``.
 
-    The same arguments and guarantees: every argument checked before the request; the response closed
-    before this returns, whatever the outcome, and also when the calling task is cancelled (the
+    The same arguments and guarantees: every argument checked before the request; the response closed before
+    this returns, whatever the outcome, and also when the calling task is cancelled (the
     ``CancelledError`` then propagates). Timeouts: ``deadline`` counts from this call (connecting and the
-    headers are awaited inside ``asyncio.timeout`` set to it), ``idle_timeout`` and ``progress_timeout``
-    from the start of the body; each read is awaited inside ``asyncio.timeout`` set to the nearest clock,
-    so a clock fires on time even in the middle of a read (tolerance: the event loop's wake-up, well under
-    0.1 s; ``tests/test_timeouts.py`` allows 0.7 s).
+    headers are awaited inside ``asyncio.timeout`` set to it: if it runs out there, the outcome is
+    ``timed_out``, ``deadline``), ``idle_timeout`` and ``progress_timeout`` from the start of the body
+    (they do not bound the wait for the headers); httpx's timeout (``timeout``, or a caller's ``client``'s
+    own) running out before the headers raises ``httpx.ConnectTimeout``/``ReadTimeout``, in the body it is
+    ``truncated``, as in :func:`stream_http`; each read is awaited inside ``asyncio.timeout`` set to the
+    nearest clock, so a clock fires on time even in the middle of a read (tolerance: the event loop's
+    wake-up, well under 0.1 s; ``tests/test_timeouts.py`` allows 0.7 s).
     """
     check_options(contract, **consume_options)
     _check_request(url, method, headers, client, timeout, httpx.AsyncClient)

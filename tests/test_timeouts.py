@@ -1,8 +1,10 @@
 """Three clocks on a stream: idle_timeout (no bytes), progress_timeout (no business progress), deadline.
 
 Fake clocks prove the rules exactly (sync reads judged between reads); real clocks on a real socket
-(ReplayServer with small fixed delays, tenths of a second) prove that the monotonic clock is what drives
-them, sync and async. The real-socket tests assert outcomes and which clock fired, never timings.
+(ReplayServer with small fixed delays, tenths of a second, and ScriptedServer for late or dribbled headers)
+prove that the monotonic clock is what drives them, sync and async side by side. The real-socket tests
+assert outcomes (or the exception raised) and which clock fired; those about when a clock fires also assert
+the elapsed time, within generous bounds (the tolerance lesson_lib.http states, plus SLACK), never a speed.
 """
 
 from __future__ import annotations
@@ -13,11 +15,12 @@ import socket
 import threading
 import time
 
+import httpx
 import pytest
 
-from lesson_lib import Outcome, aconsume, consume
+from lesson_lib import Outcome, StreamResult, aconsume, consume
 from lesson_lib.activity import CallClock, StreamTimeouts
-from lesson_lib.http import astream_http, astream_http_updates, stream_http, stream_http_updates
+from lesson_lib.http import astream_http, astream_http_updates, open_reads, stream_http, stream_http_updates
 from lesson_lib.replay import ReplayServer
 from tests.test_completion import TEXT, anthropic, chat
 
@@ -190,7 +193,7 @@ def test_a_silent_server_trips_idle():
         for result in (sync, async_):
             assert result.outcome is Outcome.TIMED_OUT and result.error.kind == "idle_timeout"
             assert result.text == TEXT[0]
-        # Sync: the blocking read was ended by the read timeout set from the clocks, not by the server.
+        # Sync: the blocking read was ended by the watchdog (reported as ReadTimeout), not by the server.
         assert "the read was ended by ReadTimeout" in sync.error.message
         assert server.wait_idle(3.0)
 
@@ -395,3 +398,153 @@ def test_a_call_clock_makes_the_deadline_count_from_the_call_on_a_fake_clock():
     assert timeouts.expired() == "deadline"  # 4 s from the call, not from the body (idle: 1 s of 2)
     plain = StreamTimeouts(deadline=4.0, clock=clock)
     assert plain.budget() == (4.0, "deadline")  # without a CallClock: from construction
+
+
+# --- the wait for the headers: bounded by httpx's timeout and the deadline, not by idle or progress ------
+#
+# One server answers 1.2 s after the request (headers, then a whole answer, or headers then silence). The
+# two drivers run side by side on it and must agree: idle_timeout and progress_timeout count from the start
+# of the body, so they never end the wait for the headers; the deadline ends it as the outcome timed_out
+# (deadline); the caller's own httpx timeout ends it by raising httpx.ReadTimeout (a failure before any
+# response: no stream to have an outcome), in both. Before the fix the sync driver set the headers' read
+# timeout to the smallest clock and raised ReadTimeout after 0.5 s where async waited.
+
+LATE = 1.2  # seconds before the server sends its status line and headers
+DONE_BODY = (
+    _chunk(DELTA)
+    + _chunk(b'data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\n')
+    + _chunk(b"data: [DONE]\n\n")
+    + b"0\r\n\r\n"
+)
+
+
+def _timed(call):
+    started = time.monotonic()
+    try:
+        return call(), time.monotonic() - started
+    except httpx.HTTPError as exc:
+        return exc, time.monotonic() - started
+
+
+def _sync_any(url: str, **options):
+    return _timed(lambda: stream_http(url, "openai-chat", **options))
+
+
+def _async_any(url: str, **options):
+    return _timed(lambda: asyncio.run(astream_http(url, "openai-chat", **options)))
+
+
+BOTH = pytest.mark.parametrize("run", [_sync_any, _async_any], ids=["sync", "async"])
+
+
+@BOTH
+@pytest.mark.parametrize("clock", ["idle_timeout", "progress_timeout"])
+def test_idle_and_progress_do_not_bound_the_wait_for_headers(run, clock):
+    # A 0.5 s clock, headers after 1.2 s, then the whole answer at once: completed, after the headers.
+    with ScriptedServer([(LATE, HEADERS + DONE_BODY)]) as server:
+        result, elapsed = run(server.url, timeout=5, **{clock: 0.5})
+    assert isinstance(result, StreamResult), f"raised {result!r}"
+    assert result.outcome is Outcome.COMPLETED and result.text == "你é🙂"
+    assert LATE - 0.05 <= elapsed < LATE + SLACK
+    _no_watchdog_left()
+
+
+@BOTH
+@pytest.mark.parametrize("clock", ["idle_timeout", "progress_timeout"])
+def test_idle_and_progress_count_from_the_start_of_the_body(run, clock):
+    # Headers after 1.2 s, then silence: the 0.5 s clock runs out 0.5 s after the headers (1.7 s).
+    with ScriptedServer([(LATE, HEADERS)]) as server:
+        result, elapsed = run(server.url, timeout=5, **{clock: 0.5})
+    assert isinstance(result, StreamResult), f"raised {result!r}"
+    assert result.outcome is Outcome.TIMED_OUT and result.error.kind == clock
+    assert result.stats.bytes == 0
+    assert LATE + 0.45 <= elapsed < LATE + 0.5 + SLACK
+
+
+@BOTH
+@pytest.mark.parametrize("idle", [None, 0.3], ids=["deadline", "deadline+idle"])
+def test_the_deadline_ends_the_wait_for_headers_as_timed_out(run, idle):
+    with ScriptedServer([(LATE, HEADERS + DONE_BODY)]) as server:
+        result, elapsed = run(server.url, timeout=5, deadline=0.7, idle_timeout=idle)
+    assert isinstance(result, StreamResult), f"raised {result!r}"
+    assert result.outcome is Outcome.TIMED_OUT and result.error.kind == "deadline"
+    assert result.stats.bytes == 0 and result.text == ""
+    assert 0.65 <= elapsed < 0.7 + SLACK
+    _no_watchdog_left()
+
+
+@BOTH
+@pytest.mark.parametrize(
+    "clocks",
+    [{}, {"idle_timeout": 0.3}, {"progress_timeout": 0.3, "deadline": 3.0}],
+    ids=["no-clock", "idle", "progress+deadline"],
+)
+def test_the_callers_httpx_timeout_before_the_headers_raises_read_timeout(run, clocks):
+    # httpx's timeout=0.6 runs out before the headers (and before the deadline): httpx.ReadTimeout, raised
+    # as httpx raises it, at 0.6 s (not at the 0.3 s clock).
+    with ScriptedServer([(LATE, HEADERS + DONE_BODY)]) as server:
+        result, elapsed = run(server.url, timeout=0.6, **clocks)
+    assert type(result) is httpx.ReadTimeout, f"got {result!r}"
+    assert 0.55 <= elapsed < 0.6 + SLACK
+    _no_watchdog_left()
+
+
+@BOTH
+def test_the_callers_httpx_timeout_inside_the_body_is_truncated(run):
+    # Once the headers are in, httpx's timeout is stream content: the outcome truncated (ReadTimeout), with
+    # the event that arrived, in both drivers; a 3 s idle clock is not what ends it.
+    with ScriptedServer([(0.0, HEADERS + _chunk(DELTA))]) as server:
+        result, elapsed = run(server.url, timeout=0.6, idle_timeout=3.0)
+    assert isinstance(result, StreamResult), f"raised {result!r}"
+    assert result.outcome is Outcome.TRUNCATED and result.error.kind == "ReadTimeout"
+    assert result.text == "你é🙂"
+    assert 0.55 <= elapsed < 0.6 + SLACK
+    _no_watchdog_left()
+
+
+def _sync_client(url: str, **options):
+    with httpx.Client(timeout=0.6, trust_env=False) as client:
+        return _timed(lambda: stream_http(url, "openai-chat", client=client, **options))
+
+
+def _async_client(url: str, **options):
+    async def run():
+        async with httpx.AsyncClient(timeout=0.6, trust_env=False) as client:
+            return await astream_http(url, "openai-chat", client=client, **options)
+
+    return _timed(lambda: asyncio.run(run()))
+
+
+@pytest.mark.parametrize("run", [_sync_client, _async_client], ids=["sync", "async"])
+@pytest.mark.parametrize(
+    "clocks", [{}, {"idle_timeout": 0.3}, {"deadline": 3.0}], ids=["no-clock", "idle", "deadline"]
+)
+def test_a_callers_client_keeps_its_own_timeout_before_the_headers(run, clocks):
+    # The caller's client has timeout=0.6: that is the request's httpx timeout (the timeout argument is for
+    # the client a call makes), with or without a stream clock: httpx.ReadTimeout at 0.6 s in both drivers.
+    with ScriptedServer([(LATE, HEADERS + DONE_BODY)]) as server:
+        result, elapsed = run(server.url, timeout=5, **clocks)
+    assert type(result) is httpx.ReadTimeout, f"got {result!r}"
+    assert 0.55 <= elapsed < 0.6 + SLACK
+    _no_watchdog_left()
+
+
+@pytest.mark.parametrize("run", [_sync_client, _async_client], ids=["sync", "async"])
+def test_a_deadline_sooner_than_a_callers_client_timeout_is_timed_out(run):
+    with ScriptedServer([(LATE, HEADERS + DONE_BODY)]) as server:
+        result, elapsed = run(server.url, deadline=0.4)
+    assert isinstance(result, StreamResult), f"raised {result!r}"
+    assert result.outcome is Outcome.TIMED_OUT and result.error.kind == "deadline"
+    assert 0.35 <= elapsed < 0.4 + SLACK
+    _no_watchdog_left()
+
+
+def test_open_reads_read_timeout_bounds_the_headers_reads_too():
+    # As its docstring says: httpx takes one read timeout per request, so read_timeout=0.4 ends the wait for
+    # headers sent after 1.2 s (timeout=5 alone would wait for them).
+    with ScriptedServer([(LATE, HEADERS + DONE_BODY)]) as server:
+        result, elapsed = _timed(lambda: open_reads(server.url, timeout=5, read_timeout=0.4))
+        assert type(result) is httpx.ReadTimeout, f"got {result!r}"
+        assert 0.35 <= elapsed < 0.4 + SLACK
+        with open_reads(server.url, timeout=5) as reads:
+            assert b"[DONE]" in b"".join(reads)
