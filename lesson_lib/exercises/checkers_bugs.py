@@ -11,7 +11,15 @@ question; it never shows the fix. The hint answers the real fault: a decoder tha
 is told about U+FFFD (the invalid byte is tried before the end of input), and only a decoder that is never
 told the input ended is asked what would tell it.
 
-Bug 3 returns JSON values, and JSON ignores the whitespace ``strip()`` removes and the line break between
+Bugs 1, 2, 3 and 6 are streaming exercises: the learner's function is a generator, and its checker
+hands over the reads one at a time and rejects a piece of text, line, value or record that comes out later
+than the read that completed it (:mod:`.checkers_stream`), so a fix that joins every read and processes
+the whole at the end, or returns a finished list, is told that it waits. Bug 4 (the end of the stream
+taken for success) and bug 5 (cleanup) return one verdict on the whole stream: whether the answer is
+final is known only at its end, so nothing there can come out earlier, and they are not timed. Bug 7 is
+the same kind (:mod:`.checkers_values` says why).
+
+Bug 3 yields JSON values, and JSON ignores the whitespace ``strip()`` removes and the line break between
 two data lines, most of the time; so its checker adds events where the data rules show: data lines that
 run together into one value (``1`` and ``2``) and characters next to the value that are not JSON
 whitespace (U+3000, U+00A0), whose data is not JSON, so parsing must fail. ASCII spaces at the ends of a
@@ -392,6 +400,8 @@ def chat_final_text() -> str | None:
 
 
 def check_eof(key: str, function: Callable[..., Any]) -> Result:
+    """Bug 4: the text of a finished stream, or an exception. Not timed: its point is the whole-stream
+    verdict (only the service's last event says the answer is final), so the text cannot leave earlier."""
     hints = {"whole": text("checkers.bugs.eof.hint.whole")}
     default = text("checkers.bugs.eof.hint.default")
 
