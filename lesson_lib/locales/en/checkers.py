@@ -268,20 +268,21 @@ STRINGS = {
         "record {index} ({unit}) came out after {taken} reads, though its LF arrived in read {due}"
     ),
     "checkers.stream.hint.late.decode": (
-        "a chat UI that waits for every read shows nothing until the answer is over. Once a read has "
-        "brought the last byte of a character, what keeps that character from leaving now?"
+        "a chat UI that waits for every read shows nothing until the answer is over, and one that waits for "
+        "the next read shows everything a read late. Once a read has brought the last byte of a character, "
+        "what keeps that character from leaving now?"
     ),
     "checkers.stream.hint.late.splitlines": (
-        "a client that waits for every read (or for the next one) sees no line until the answer is over. "
-        "When can a line leave?"
+        "a client that waits for every read sees no line until the answer is over, and one that waits for "
+        "the next read shows each line a read late. When can a line leave?"
     ),
     "checkers.stream.hint.late.blank_line": (
-        "a client that waits for every read (or for the next one) shows no event until the answer is over. "
-        "When can an event's value leave?"
+        "a client that waits for every read shows no event until the answer is over, and one that waits for "
+        "the next read shows each event a read late. When can an event's value leave?"
     ),
     "checkers.stream.hint.late.bound": (
-        "a client that waits for every read (or for the next one) shows no record until the stream is over. "
-        "When can a record leave?"
+        "a client that waits for every read shows no record until the stream is over, and one that waits for "
+        "the next read shows each record a read late. When can a record leave?"
     ),
     # -- checkers_values: bug hunt 7, tool-call arguments ------------------------------------------------
     "checkers.values.where.length": (
