@@ -787,3 +787,43 @@ def test_a_pipeline_with_either_half_collecting_everything_is_not_streaming():
 @pytest.mark.parametrize("make", [splitter_holding_a_cr_back, splitter_forgetting_a_cr])
 def test_a_late_or_wrong_splitter_is_not_called_collecting(make):
     assert NOT_STREAMING not in check_line_splitter(make()).message
+
+
+# -- the streaming exercises: generators in both editions, and their bug is still the bug -------------------
+
+STREAMING_BUGS = ("decode", "splitlines", "blank_line", "bound", "relay_split")
+LATE_HINTS = ("came out after", "returned a finished")
+
+
+def _yielding_functions(path: Path) -> dict[str, bool]:
+    """Each function defined in the notebook's code cells: whether it yields (a generator function)."""
+    found = {}
+    for cell in nbformat.read(path, as_version=4).cells:
+        if cell.cell_type != "code":
+            continue
+        code = "\n".join(line for line in cell.source.splitlines() if not line.lstrip().startswith("%"))
+        for node in ast.walk(ast.parse(code)):
+            if isinstance(node, ast.FunctionDef):
+                found[node.name] = any(isinstance(n, ast.Yield | ast.YieldFrom) for n in ast.walk(node))
+    return found
+
+
+EDITIONS = [EXERCISES, EXERCISES.parent / "zh-CN" / "exercises"]
+
+
+@pytest.mark.parametrize("edition", EDITIONS, ids=["en", "zh-CN"])
+def test_the_streaming_exercises_are_generators_buggy_and_fixed(edition):
+    functions = _yielding_functions(edition / "solutions" / "bug_hunt.ipynb")
+    for bug in STREAMING_BUGS:
+        name = FUNCTION_NAMES[bug]
+        assert functions[name], name
+        if bug != "relay_split":  # bug 10's buggy gateway returns its frames: the exercise makes it stream
+            assert functions["buggy_" + name], "buggy_" + name
+
+
+@pytest.mark.parametrize("bug", STREAMING_BUGS[:-1])
+def test_a_buggy_streaming_original_is_rejected_for_its_bug_not_for_waiting(bug):
+    buggy = namespace("bug_hunt.ipynb")["buggy_" + FUNCTION_NAMES[bug]]
+    result = check_bug(bug, buggy)
+    assert_rejected(result)
+    assert not any(hint in result.message for hint in LATE_HINTS), result.message
