@@ -110,75 +110,86 @@ def _events_of(reads):
     return namespace("bug_hunt.ipynb")["events_of"](reads)
 
 
+# Bugs 1, 2, 3 and 6 are streaming exercises: their wrong fixes are generators, as the exercise asks.
+
+
 def decode_without_final(reads):
     decoder = codecs.getincrementaldecoder("utf-8")()
-    return "".join(decoder.decode(read) for read in reads)
+    for read in reads:
+        yield decoder.decode(read)
 
 
 def decode_each_read_strictly(reads):
-    return "".join(read.decode("utf-8") for read in reads)
+    for read in reads:
+        yield read.decode("utf-8")
 
 
 def decode_replacing_incrementally(reads):
     decoder = codecs.getincrementaldecoder("utf-8")("replace")
-    return "".join(decoder.decode(read) for read in reads) + decoder.decode(b"", final=True)
+    for read in reads:
+        yield decoder.decode(read)
+    yield decoder.decode(b"", final=True)
 
 
 def decode_holding_across_one_read_only(reads):
     """Keeps held bytes across one read boundary, loses them across two: only many cuts show it."""
-    out, held = [], b""
+    held = b""
     for read in reads:
         data = held + read
         text, used = codecs.utf_8_decode(data, "strict", False)
         held = data[used:] if not held else b""
-        out.append(text)
-    return "".join(out)
+        yield text
 
 
 def lines_forgetting_a_cr(reads):
     decoder = codecs.getincrementaldecoder("utf-8")()
-    tail, lines = "", []
+    tail = ""
     for read in reads:
         *complete, tail = re.split(r"\r\n|\r|\n", tail + decoder.decode(read))
-        lines += complete
-    return lines
+        yield from complete
 
 
 def lines_of_each_read_alone(reads):
     decoder = codecs.getincrementaldecoder("utf-8")()
-    return [line for read in reads for line in re.split(r"\r\n|\r|\n", decoder.decode(read))[:-1]]
+    for read in reads:
+        yield from re.split(r"\r\n|\r|\n", decoder.decode(read))[:-1]
 
 
 def lines_keeping_the_unfinished_last(reads):
-    lines = namespace("bug_hunt.ipynb")["read_lines"](reads)
-    text = b"".join(reads).decode()
-    last = re.split(r"\r\n|\r|\n", text)[-1]
-    return [*lines, last] if last else lines
+    seen = []
+
+    def kept(reads):
+        for read in reads:
+            seen.append(read)
+            yield read
+
+    yield from namespace("bug_hunt.ipynb")["read_lines"](kept(reads))
+    last = re.split(r"\r\n|\r|\n", b"".join(seen).decode())[-1]
+    if last:
+        yield last
 
 
 def events_dispatched_at_eof(reads):
-    values, data = [], []
+    data = []
     for line in _lines_of(reads):
         if line == "":
             if data:
-                values.append(json.loads("\n".join(data)))
+                yield json.loads("\n".join(data))
             data = []
         elif line.startswith("data:"):
             data.append(line[5:].removeprefix(" "))
     if data:
-        values.append(json.loads("\n".join(data)))
-    return values
+        yield json.loads("\n".join(data))
 
 
 def events_dispatched_without_data(reads):
-    values, data = [], []
+    data = []
     for line in _lines_of(reads):
         if line == "":
-            values.append(json.loads("\n".join(data)))
+            yield json.loads("\n".join(data))
             data = []
         elif line.startswith("data:"):
             data.append(line[5:].removeprefix(" "))
-    return values
 
 
 def answer_after_finish_reason(reads):
@@ -209,27 +220,25 @@ def collect_closing_on_success_only(response):
 
 
 def records_checking_complete_lines_only(reads, max_line_bytes=64):
-    buffer, records = b"", []
+    buffer = b""
     for read in reads:
         buffer += read
         while b"\n" in buffer:
             line, buffer = buffer.split(b"\n", 1)
             if len(line) > max_line_bytes:
                 raise ValueError("too long")
-            records.append(json.loads(line))
-    return records
+            yield json.loads(line)
 
 
 def records_bounding_the_read(reads, max_line_bytes=64):
-    buffer, records = b"", []
+    buffer = b""
     for read in reads:
         buffer += read
         if len(buffer) > max_line_bytes:
             raise ValueError("too long")
         while b"\n" in buffer:
             line, buffer = buffer.split(b"\n", 1)
-            records.append(json.loads(line))
-    return records
+            yield json.loads(line)
 
 
 def records_off_by_one(reads, max_line_bytes=64):
@@ -696,15 +705,17 @@ FINAL_HINT = "no more bytes will come"
 
 def decode_replacing_without_final(reads):
     decoder = codecs.getincrementaldecoder("utf-8")("replace")
-    return "".join(decoder.decode(read) for read in reads)
+    for read in reads:
+        yield decoder.decode(read)
 
 
 def decode_replacing_only_at_the_end(reads):
     """Strict on every read, then errors='replace' for the final call: the end is seen, and hidden."""
     decoder = codecs.getincrementaldecoder("utf-8")()
-    text = "".join(decoder.decode(read) for read in reads)
+    for read in reads:
+        yield decoder.decode(read)
     decoder.errors = "replace"
-    return text + decoder.decode(b"", final=True)
+    yield decoder.decode(b"", final=True)
 
 
 @pytest.mark.parametrize(
@@ -776,3 +787,43 @@ def test_a_pipeline_with_either_half_collecting_everything_is_not_streaming():
 @pytest.mark.parametrize("make", [splitter_holding_a_cr_back, splitter_forgetting_a_cr])
 def test_a_late_or_wrong_splitter_is_not_called_collecting(make):
     assert NOT_STREAMING not in check_line_splitter(make()).message
+
+
+# -- the streaming exercises: generators in both editions, and their bug is still the bug -------------------
+
+STREAMING_BUGS = ("decode", "splitlines", "blank_line", "bound", "relay_split")
+LATE_HINTS = ("came out after", "returned a finished")
+
+
+def _yielding_functions(path: Path) -> dict[str, bool]:
+    """Each function defined in the notebook's code cells: whether it yields (a generator function)."""
+    found = {}
+    for cell in nbformat.read(path, as_version=4).cells:
+        if cell.cell_type != "code":
+            continue
+        code = "\n".join(line for line in cell.source.splitlines() if not line.lstrip().startswith("%"))
+        for node in ast.walk(ast.parse(code)):
+            if isinstance(node, ast.FunctionDef):
+                found[node.name] = any(isinstance(n, ast.Yield | ast.YieldFrom) for n in ast.walk(node))
+    return found
+
+
+EDITIONS = [EXERCISES, EXERCISES.parent / "zh-CN" / "exercises"]
+
+
+@pytest.mark.parametrize("edition", EDITIONS, ids=["en", "zh-CN"])
+def test_the_streaming_exercises_are_generators_buggy_and_fixed(edition):
+    functions = _yielding_functions(edition / "solutions" / "bug_hunt.ipynb")
+    for bug in STREAMING_BUGS:
+        name = FUNCTION_NAMES[bug]
+        assert functions[name], name
+        if bug != "relay_split":  # bug 10's buggy gateway returns its frames: the exercise makes it stream
+            assert functions["buggy_" + name], "buggy_" + name
+
+
+@pytest.mark.parametrize("bug", STREAMING_BUGS[:-1])
+def test_a_buggy_streaming_original_is_rejected_for_its_bug_not_for_waiting(bug):
+    buggy = namespace("bug_hunt.ipynb")["buggy_" + FUNCTION_NAMES[bug]]
+    result = check_bug(bug, buggy)
+    assert_rejected(result)
+    assert not any(hint in result.message for hint in LATE_HINTS), result.message

@@ -11,7 +11,15 @@ question; it never shows the fix. The hint answers the real fault: a decoder tha
 is told about U+FFFD (the invalid byte is tried before the end of input), and only a decoder that is never
 told the input ended is asked what would tell it.
 
-Bug 3 returns JSON values, and JSON ignores the whitespace ``strip()`` removes and the line break between
+Bugs 1, 2, 3 and 6 are streaming exercises: the learner's function is a generator, and its checker
+hands over the reads one at a time and rejects a piece of text, line, value or record that comes out later
+than the read that completed it (:mod:`.checkers_stream`), so a fix that joins every read and processes
+the whole at the end, or returns a finished list, is told that it waits. Bug 4 (the end of the stream
+taken for success) and bug 5 (cleanup) return one verdict on the whole stream: whether the answer is
+final is known only at its end, so nothing there can come out earlier, and they are not timed. Bug 7 is
+the same kind (:mod:`.checkers_values` says why).
+
+Bug 3 yields JSON values, and JSON ignores the whitespace ``strip()`` removes and the line break between
 two data lines, most of the time; so its checker adds events where the data rules show: data lines that
 run together into one value (``1`` and ``2``) and characters next to the value that are not JSON
 whitespace (U+3000, U+00A0), whose data is not JSON, so parsing must fail. ASCII spaces at the ends of a
@@ -53,6 +61,16 @@ from .checkers_core import (
     sweep,
 )
 from .checkers_relay import check_relay_split
+from .checkers_stream import (
+    LATE_TAG,
+    Timed,
+    characters_due,
+    events_due,
+    first_late,
+    lines_due,
+    records_due,
+    run_timed,
+)
 from .checkers_values import check_tool_args
 
 # -- the hidden corpora --------------------------------------------------------------------------------
@@ -82,7 +100,7 @@ EVENTS = (
     'data:{"text": "Ångström 🙂",\n'
     'data: "n": 2}\n'
     "\n"
-    'id: 7\r'
+    "id: 7\r"
     'data: {"text": "完成"}\r'
     "\r"
 ).encode()
@@ -162,6 +180,56 @@ def _sweep_result(
     return None, counts
 
 
+def _streamed_result(
+    key: str,
+    bug: str,
+    data: bytes,
+    function: Callable[..., Any],
+    truth: Callable[[list[bytes]], Any],
+    due: Callable[[list[bytes]], list[int]],
+    framing: str,
+    hints: dict[str, str],
+    default: str,
+    *,
+    joined: bool = False,
+    **keywords: Any,
+) -> tuple[Result | None, dict[str, int]]:
+    """Sweep a streaming exercise: the values must be the truth, and each unit must come out no later
+    than the read that completed it (:mod:`.checkers_stream`). ``joined`` means the units are text pieces
+    whose join is the value, timed character by character."""
+    name = FUNCTION_NAMES[bug]
+
+    def run(pieces: list[bytes]) -> Observed:
+        return observe(lambda: run_timed(function, pieces, **keywords))
+
+    def compare(observed: Observed, pieces: list[bytes]) -> str | None:
+        if observed.raised:
+            return compare_value(observed, None)
+        timed: Timed = observed.value
+        if timed.items is None:
+            return compare_value(Observed(timed.raw), truth(pieces))
+        items = timed.items
+        is_text = joined and all(isinstance(item, str) for item in items)
+        mismatch = compare_value(Observed("".join(items) if is_text else items), truth(pieces))
+        if mismatch is not None:
+            return mismatch
+        units, taken = items, timed.taken
+        if is_text:
+            units = [char for item in items for char in item]
+            taken = [out for item, out in zip(items, timed.taken, strict=True) for _ in item]
+        return first_late(bug, name, units, taken, due(pieces), timed.returned)
+
+    failure, counts = sweep(
+        data, run, lambda pieces: pieces, compare, lambda cut: classify_cut(data, cut, framing)
+    )
+    if failure is None:
+        return None, counts
+    if failure.mismatch.startswith(LATE_TAG):
+        failure.mismatch = failure.mismatch.removeprefix(LATE_TAG)
+        hints, default = {}, text(f"checkers.stream.hint.late.{bug}")
+    return failure_result(key, failure, hints, default), counts
+
+
 # -- 1. decoding each read on its own ------------------------------------------------------------------
 
 
@@ -172,14 +240,8 @@ def check_decode(key: str, function: Callable[..., Any]) -> Result:
     }
     default = text("checkers.bugs.decode.hint.default")
     truth = TEXT.decode("utf-8")
-    result, counts = _sweep_result(
-        key,
-        TEXT,
-        lambda pieces: observe(lambda: _text_of(function(pieces))),
-        lambda _: truth,
-        "text",
-        hints,
-        default,
+    result, counts = _streamed_result(
+        key, "decode", TEXT, function, lambda _: truth, characters_due, "text", hints, default, joined=True
     )
     if result is not None:
         return result
@@ -234,14 +296,8 @@ def check_lines(key: str, function: Callable[..., Any]) -> Result:
         "character": text("checkers.bugs.splitlines.hint.character"),
     }
     default = text("checkers.bugs.splitlines.hint.default")
-    result, counts = _sweep_result(
-        key,
-        LINES,
-        lambda pieces: observe(lambda: as_list(function(pieces))),
-        _truth_lines,
-        "lines",
-        hints,
-        default,
+    result, counts = _streamed_result(
+        key, "splitlines", LINES, function, _truth_lines, lines_due, "lines", hints, default
     )
     if result is not None:
         return result
@@ -272,14 +328,8 @@ def check_events(key: str, function: Callable[..., Any]) -> Result:
         "in-event": text("checkers.bugs.blank_line.hint.in_event"),
     }
     default = text("checkers.bugs.blank_line.hint.default")
-    result, counts = _sweep_result(
-        key,
-        EVENTS,
-        lambda pieces: observe(lambda: as_list(function(pieces))),
-        _truth_values,
-        "sse",
-        hints,
-        default,
+    result, counts = _streamed_result(
+        key, "blank_line", EVENTS, function, _truth_values, events_due, "sse", hints, default
     )
     if result is not None:
         return result
@@ -350,6 +400,8 @@ def chat_final_text() -> str | None:
 
 
 def check_eof(key: str, function: Callable[..., Any]) -> Result:
+    """Bug 4: the text of a finished stream, or an exception. Not timed: its point is the whole-stream
+    verdict (only the service's last event says the answer is final), so the text cannot leave earlier."""
     hints = {"whole": text("checkers.bugs.eof.hint.whole")}
     default = text("checkers.bugs.eof.hint.default")
 
@@ -486,10 +538,21 @@ def check_bound(key: str, function: Callable[..., Any]) -> Result:
     def run(pieces: Any) -> Observed:
         return observe(lambda: as_list(function(pieces, max_line_bytes=bound)))
 
-    failure, counts = sweep(RECORDS, run, parse_ndjson, compare_value, lambda cut: classify_cut(RECORDS, cut))
-    if failure is not None:
-        hints = {"whole": text("checkers.bugs.bound.hint.whole", bound=bound)}
-        return failure_result(key, failure, hints, default)
+    hints = {"whole": text("checkers.bugs.bound.hint.whole", bound=bound)}
+    result, counts = _streamed_result(
+        key,
+        "bound",
+        RECORDS,
+        function,
+        parse_ndjson,
+        records_due,
+        "lines",
+        hints,
+        default,
+        max_line_bytes=bound,
+    )
+    if result is not None:
+        return result
     prefix = _ndjson_line("你好") + _ndjson_line("🙂")
     long_line = prefix + _line_of_exactly(bound + 1, "Ångström")
     observed = run([long_line])
@@ -561,9 +624,7 @@ def _wrong_signature(name: str, function: Callable[..., Any]) -> str | None:
         signature.bind(*positional, **{word: None for word in keywords})
     except TypeError:
         call = ", ".join([*positional, *(f"{word}=..." for word in keywords)])
-        return text(
-            "checkers.bugs.wrong_signature", name=FUNCTION_NAMES[name], call=call, got=f"{signature}"
-        )
+        return text("checkers.bugs.wrong_signature", name=FUNCTION_NAMES[name], call=call, got=f"{signature}")
     return None
 
 

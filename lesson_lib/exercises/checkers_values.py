@@ -6,6 +6,12 @@ exception (any) when the stream did not close the calls (no ``data: [DONE]`` aft
 reason: ``tool_calls``, ``stop`` or ``function_call``; after ``length`` the calls stay open even when
 ``[DONE]`` follows). The hidden stream has two calls whose fragments interleave by index, cut inside keys,
 a number that is valid JSON on its own, a ``\\u`` escape and between the halves of a surrogate pair.
+
+Unlike bugs 1, 2, 3, 6 and 10, this one is not checked for streaming: its point is a whole-stream
+verdict. A call is closed only by the stream's end (a whole-answer finish reason, then ``[DONE]``, the
+last event), and the calls' fragments interleave by index, so no call is known whole earlier; a function
+that handed calls on before that would be handing on calls that may still be cut. The checker therefore
+accepts a list returned at the end (or a generator), and checks the verdict on streams that stop early.
 """
 
 from __future__ import annotations

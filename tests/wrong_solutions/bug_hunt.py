@@ -67,21 +67,48 @@ def _gateway_frame(data):
 
 def decode_without_final(reads):
     decoder = codecs.getincrementaldecoder("utf-8")()
-    return "".join(decoder.decode(read) for read in reads)
+    for read in reads:
+        yield decoder.decode(read)
 
 
 def decode_each_read_strictly(reads):
-    return "".join(read.decode("utf-8") for read in reads)
+    for read in reads:
+        yield read.decode("utf-8")
 
 
 def decode_replacing_incrementally(reads):
     decoder = codecs.getincrementaldecoder("utf-8")("replace")
-    return "".join(decoder.decode(read) for read in reads) + decoder.decode(b"", final=True)
+    for read in reads:
+        yield decoder.decode(read)
+    yield decoder.decode(b"", final=True)
 
 
 def decode_ignoring_errors(reads):
     decoder = codecs.getincrementaldecoder("utf-8")("ignore")
-    return "".join(decoder.decode(read) for read in reads) + decoder.decode(b"", final=True)
+    for read in reads:
+        yield decoder.decode(read)
+    yield decoder.decode(b"", final=True)
+
+
+def decode_joining_every_read(reads):
+    """A generator, but it joins every read and decodes the whole once, at the end: nothing is cut."""
+    yield b"".join(reads).decode("utf-8")
+
+
+def decode_returning_the_text(reads):
+    """The right decoder, but the text is returned whole once the stream has ended."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    parts = [decoder.decode(read) for read in reads]
+    return "".join(parts) + decoder.decode(b"", final=True)
+
+
+def decode_one_read_late(reads):
+    """Yields what a read completed only after it has asked for the next read."""
+    decoder, ready = IncrementalUTF8Decoder(), ""
+    for read in reads:
+        yield ready
+        ready = decoder.feed(read)
+    yield ready + (decoder.close() or "")
 
 
 def decode_yielding_pieces(reads):
@@ -92,42 +119,78 @@ def decode_yielding_pieces(reads):
     yield decoder.close() or ""
 
 
+def decode_with_codecs_generator(reads):
+    """Right: the standard library's incremental decoder, one piece per read."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    for read in reads:
+        if piece := decoder.decode(read):
+            yield piece
+    yield decoder.decode(b"", final=True)
+
+
 # -- 2. splitlines ---------------------------------------------------------------------------------------
 
 
 def lines_forgetting_a_cr(reads):
     decoder = codecs.getincrementaldecoder("utf-8")()
-    tail, lines = "", []
+    tail = ""
     for read in reads:
         *complete, tail = re.split(r"\r\n|\r|\n", tail + decoder.decode(read))
-        lines += complete
-    return lines
+        yield from complete
 
 
 def lines_of_each_read_alone(reads):
     decoder = codecs.getincrementaldecoder("utf-8")()
-    return [line for read in reads for line in re.split(r"\r\n|\r|\n", decoder.decode(read))[:-1]]
+    for read in reads:
+        yield from re.split(r"\r\n|\r|\n", decoder.decode(read))[:-1]
 
 
 def lines_with_splitlines_and_the_cr_fixed(reads):
     """Keeps a CR that ends a read, but still splits with str.splitlines()."""
     decoder = codecs.getincrementaldecoder("utf-8")()
-    buffer, lines = "", []
+    buffer = ""
     for read in reads:
         buffer += decoder.decode(read)
         if buffer.endswith("\r"):
             continue
         parts = buffer.splitlines(keepends=True)
         buffer = parts.pop() if parts and not parts[-1].endswith(("\r", "\n")) else ""
-        lines += [part.rstrip("\r\n") for part in parts]
-    return lines
+        yield from (part.rstrip("\r\n") for part in parts)
 
 
 def lines_keeping_the_unfinished_last(reads):
     decoder, splitter = codecs.getincrementaldecoder("utf-8")(), LineSplitter()
-    lines = [line for read in reads for line in splitter.feed(decoder.decode(read))]
-    last = splitter.getstate()[0]
-    return [*lines, last] if last else lines
+    for read in reads:
+        yield from splitter.feed(decoder.decode(read))
+    if last := splitter.getstate()[0]:
+        yield last
+
+
+def lines_of_the_joined_stream(reads):
+    """Joins every read, decodes once, and splits the whole text with the right splitter."""
+    splitter = LineSplitter()
+    yield from splitter.feed(b"".join(reads).decode("utf-8"))
+
+
+def lines_collected_in_a_list(reads):
+    """The right splitter per read, but the lines are returned in a list when the stream has ended."""
+    decoder, splitter, lines = IncrementalUTF8Decoder(), LineSplitter(), []
+    for read in reads:
+        lines += splitter.feed(decoder.feed(read))
+    decoder.close()
+    return lines
+
+
+def lines_holding_a_cr_for_the_next_read(reads):
+    """Waits for the byte after a CR to see whether it is a CRLF before it lets the line go."""
+    decoder, buffer = IncrementalUTF8Decoder(), ""
+    for read in reads:
+        buffer += decoder.feed(read)
+        while (match := re.search(r"\r\n|\r(?=.)|\n", buffer, re.S)) is not None:
+            yield buffer[: match.start()]
+            buffer = buffer[match.end() :]
+    if buffer.endswith("\r"):
+        yield buffer[:-1]
 
 
 def lines_as_a_generator(reads):
@@ -142,72 +205,82 @@ def lines_as_a_generator(reads):
 
 
 def events_dispatched_at_eof(reads):
-    values, data = [], []
+    data = []
     for line in lines_of(reads):
         if line == "":
             if data:
-                values.append(json.loads("\n".join(data)))
+                yield json.loads("\n".join(data))
             data = []
         elif line.startswith("data:"):
             data.append(line[5:].removeprefix(" "))
     if data:
-        values.append(json.loads("\n".join(data)))
-    return values
+        yield json.loads("\n".join(data))
 
 
 def events_dispatched_without_data(reads):
-    values, data = [], []
+    data = []
     for line in lines_of(reads):
         if line == "":
-            values.append(json.loads("\n".join(data)))
+            yield json.loads("\n".join(data))
             data = []
         elif line.startswith("data:"):
             data.append(line[5:].removeprefix(" "))
-    return values
 
 
 def events_joined_with_nothing_and_stripped(reads):
     """Data lines joined with "" and each value strip()ped: JSON ignores the difference, most of the time."""
-    values, data = [], []
+    data = []
     for line in lines_of(reads):
         if line == "":
             if data:
-                values.append(json.loads("".join(data)))
+                yield json.loads("".join(data))
             data = []
         elif line.startswith("data:"):
             data.append(line[5:].strip())
-    return values
 
 
 def events_stripped(reads):
     """Joined with LF, but strip() for "the space after the colon"."""
-    values, data = [], []
+    data = []
     for line in lines_of(reads):
         if line == "":
             if data:
-                values.append(json.loads("\n".join(data)))
+                yield json.loads("\n".join(data))
             data = []
         elif line.startswith("data:"):
             data.append(line[5:].strip())
-    return values
 
 
 def events_left_stripped(reads):
-    values, data = [], []
+    data = []
     for line in lines_of(reads):
         if line == "":
             if data:
-                values.append(json.loads("\n".join(data)))
+                yield json.loads("\n".join(data))
             data = []
         elif line.startswith("data:"):
             data.append(line[5:].lstrip())
-    return values
 
 
 def events_with_parse_sse(reads):
-    """Right: lesson_lib's parser, as a generator."""
+    """lesson_lib's parse_sse, as a generator: but parse_sse takes every read before it gives an event."""
     for event in parse_sse(reads):
         yield json.loads(event.data)
+
+
+def events_of_the_joined_stream(reads):
+    """Joins every read and parses the whole body once, event by event."""
+    body = b"".join(reads)
+    for event in SSEParser().feed(body):
+        yield json.loads(event.data)
+
+
+def events_with_sse_parser(reads):
+    """Right: lesson_lib's SSEParser, fed read by read."""
+    parser = SSEParser()
+    for read in reads:
+        for event in parser.feed(read):
+            yield json.loads(event.data)
 
 
 # -- 4. eof ----------------------------------------------------------------------------------------------
@@ -304,39 +377,60 @@ def collect_with_closing(response):
 
 
 def records_checking_complete_lines_only(reads, max_line_bytes=64):
-    buffer, records = b"", []
+    buffer = b""
     for read in reads:
         buffer += read
         while b"\n" in buffer:
             line, buffer = buffer.split(b"\n", 1)
             if len(line) > max_line_bytes:
                 raise ValueError("too long")
-            records.append(json.loads(line))
-    return records
+            yield json.loads(line)
 
 
 def records_bounding_the_read(reads, max_line_bytes=64):
-    buffer, records = b"", []
+    buffer = b""
     for read in reads:
         buffer += read
         if len(buffer) > max_line_bytes:
             raise ValueError("too long")
         while b"\n" in buffer:
             line, buffer = buffer.split(b"\n", 1)
-            records.append(json.loads(line))
-    return records
+            yield json.loads(line)
 
 
 def records_off_by_one(reads, max_line_bytes=64):
-    buffer, records = b"", []
+    buffer = b""
     for read in reads:
         buffer += read
         *lines, buffer = buffer.split(b"\n")
         for line in lines:
             if len(line) >= max_line_bytes:
                 raise ValueError("too long")
-            records.append(json.loads(line))
+            yield json.loads(line)
         if len(buffer) >= max_line_bytes:
+            raise ValueError("too long")
+
+
+def records_of_the_joined_stream(reads, max_line_bytes=64):
+    """Joins every read, then checks and parses each line of the whole body."""
+    *lines, rest = b"".join(reads).split(b"\n")
+    for line in [*lines, rest]:
+        if len(line) > max_line_bytes:
+            raise ValueError("too long")
+    for line in lines:
+        yield json.loads(line)
+
+
+def records_in_a_list(reads, max_line_bytes=64):
+    """Bounded per read as it should be, but the records are returned in a list at the end."""
+    buffer, records = b"", []
+    for read in reads:
+        *lines, buffer = (buffer + read).split(b"\n")
+        for line in lines:
+            if len(line) > max_line_bytes:
+                raise ValueError("too long")
+            records.append(json.loads(line))
+        if len(buffer) > max_line_bytes:
             raise ValueError("too long")
     return records
 
@@ -628,20 +722,29 @@ def relay_with_a_decoder_and_buffer(reads):
 
 K = "checkers.async.hint."
 B = "checkers.bugs."
+S = "checkers.stream."
 WRONG = [
     ("bug:decode", "decode_without_final", decode_without_final, [B + "decode.hint.never_told"]),
     ("bug:decode", "decode_each_read_strictly", decode_each_read_strictly, [B + "decode.hint.character"]),
     ("bug:decode", "decode_replacing_incrementally", decode_replacing_incrementally, [B + "decode.hint.replaced"]),
     ("bug:decode", "decode_ignoring_errors", decode_ignoring_errors, [B + "decode.hint.vanished"]),
+    ("bug:decode", "decode_joining_every_read", decode_joining_every_read, [S + "hint.late.decode"]),
+    ("bug:decode", "decode_returning_the_text", decode_returning_the_text, [S + "hint.late.decode"]),
+    ("bug:decode", "decode_one_read_late", decode_one_read_late, [S + "hint.late.decode"]),
     ("bug:splitlines", "lines_forgetting_a_cr", lines_forgetting_a_cr, [B + "splitlines.hint.crlf"]),
     ("bug:splitlines", "lines_of_each_read_alone", lines_of_each_read_alone, [B + "splitlines.hint.line"]),
     ("bug:splitlines", "lines_with_splitlines_and_the_cr_fixed", lines_with_splitlines_and_the_cr_fixed, [B + "splitlines.hint.whole"]),
     ("bug:splitlines", "lines_keeping_the_unfinished_last", lines_keeping_the_unfinished_last, [B + "splitlines.case.no_ending"]),
+    ("bug:splitlines", "lines_of_the_joined_stream", lines_of_the_joined_stream, [S + "hint.late.splitlines"]),
+    ("bug:splitlines", "lines_collected_in_a_list", lines_collected_in_a_list, [S + "hint.late.splitlines"]),
+    ("bug:splitlines", "lines_holding_a_cr_for_the_next_read", lines_holding_a_cr_for_the_next_read, [S + "hint.late.splitlines"]),
     ("bug:blank_line", "events_dispatched_at_eof", events_dispatched_at_eof, ["checkers.bugs.blank_line.unfinished"]),
     ("bug:blank_line", "events_dispatched_without_data", events_dispatched_without_data, [B + "blank_line.hint.whole"]),
     ("bug:blank_line", "events_joined_with_nothing_and_stripped", events_joined_with_nothing_and_stripped, [B + "blank_line.hint.lines_run_together"]),
     ("bug:blank_line", "events_stripped", events_stripped, [B + "blank_line.hint.wide_space_at_end"]),
     ("bug:blank_line", "events_left_stripped", events_left_stripped, [B + "blank_line.hint.no_break_space_first"]),
+    ("bug:blank_line", "events_with_parse_sse", events_with_parse_sse, [S + "hint.late.blank_line"]),
+    ("bug:blank_line", "events_of_the_joined_stream", events_of_the_joined_stream, [S + "hint.late.blank_line"]),
     ("bug:eof", "answer_after_finish_reason", answer_after_finish_reason, [B + "eof.where.before_done"]),
     ("bug:eof", "answer_if_any_text", answer_if_any_text, [B + "eof.where.early"]),
     ("bug:eof", "answer_if_done_anywhere", answer_if_done_anywhere, [B + "eof.where.before_blank_line"]),
@@ -652,6 +755,8 @@ WRONG = [
     ("bug:bound", "records_checking_complete_lines_only", records_checking_complete_lines_only, []),
     ("bug:bound", "records_bounding_the_read", records_bounding_the_read, []),
     ("bug:bound", "records_off_by_one", records_off_by_one, []),
+    ("bug:bound", "records_of_the_joined_stream", records_of_the_joined_stream, [S + "hint.late.bound"]),
+    ("bug:bound", "records_in_a_list", records_in_a_list, [S + "hint.late.bound"]),
     ("bug:tool_args", "tool_calls_at_end_of_stream", tool_calls_at_end_of_stream, ["checkers.values.where.before_done"]),
     ("bug:tool_args", "tool_calls_closed_by_done_alone", tool_calls_closed_by_done_alone, ["checkers.values.where.length"]),
     ("bug:tool_args", "tool_calls_parsed_at_each_event_as_a_prefix", tool_calls_parsed_at_each_event_as_a_prefix, ["checkers.values.where.before_done"]),
@@ -686,12 +791,23 @@ PHRASES = {
     "collect_relying_on_the_last_reference": ["never closed the response"],
     "first_words_swallowing_the_cancellation": ["instead of letting the cancellation go on"],
     "events_dispatched_at_eof": ["before the last event's blank line"],
+    "decode_joining_every_read": ["came out after"],
+    "decode_returning_the_text": ["decode_reads returned a finished str"],
+    "decode_one_read_late": ["came out after"],
+    "lines_of_the_joined_stream": ["came out after"],
+    "lines_collected_in_a_list": ["read_lines returned a finished list"],
+    "lines_holding_a_cr_for_the_next_read": ["came out after"],
+    "events_with_parse_sse": ["came out after"],
+    "events_of_the_joined_stream": ["came out after"],
+    "records_of_the_joined_stream": ["came out after"],
+    "records_in_a_list": ["read_records returned a finished list"],
 }
 
 RIGHT = [
     ("bug:decode", "decode_yielding_pieces", decode_yielding_pieces),
+    ("bug:decode", "decode_with_codecs_generator", decode_with_codecs_generator),
     ("bug:splitlines", "lines_as_a_generator", lines_as_a_generator),
-    ("bug:blank_line", "events_with_parse_sse", events_with_parse_sse),
+    ("bug:blank_line", "events_with_sse_parser", events_with_sse_parser),
     ("bug:eof", "answer_with_consume", answer_with_consume),
     ("bug:cleanup", "collect_with_closing", collect_with_closing),
     ("bug:bound", "records_as_a_generator", records_as_a_generator),

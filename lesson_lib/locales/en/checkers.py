@@ -127,7 +127,10 @@ STRINGS = {
         "the stream stopped in the middle of a character (two of its four bytes arrived), and your function "
         "{did} instead of raising UnicodeDecodeError. Hint: {hint}"
     ),
-    "checkers.bugs.decode.passed": "passed {summary}, a stream cut inside a character and an invalid byte.",
+    "checkers.bugs.decode.passed": (
+        "passed {summary}, each character out as soon as its bytes were there, a stream cut inside a "
+        "character and an invalid byte."
+    ),
     "checkers.bugs.decode.hint.replaced": (
         "text with U+FFFD in it looks like an answer; nobody downstream can tell that bytes were lost. Which "
         "error mode does your decoder use?"
@@ -162,7 +165,9 @@ STRINGS = {
         "for {case}: {mismatch}. Hint: a line exists once its ending has arrived (a CR is an ending on its "
         "own); a line without an ending is not a line yet."
     ),
-    "checkers.bugs.splitlines.passed": "passed {summary}, and two streams that end without an LF.",
+    "checkers.bugs.splitlines.passed": (
+        "passed {summary}, each line out as soon as its ending arrived, and two streams that end without an LF."
+    ),
     "checkers.bugs.blank_line.hint.whole": (
         "even with the whole stream in one read, the values differ. When is an event's data complete, and "
         "how are two data lines of one event joined?"
@@ -239,7 +244,46 @@ STRINGS = {
         "pulling {pulled} bytes from the source (a bound of {bound} bytes per line allows at most {allowed} "
         "here). Hint: the danger is the line that is still unfinished; when do you look at its size?"
     ),
-    "checkers.bugs.bound.passed": "passed {summary}, a line one byte too long, and a line that never ends.",
+    "checkers.bugs.bound.passed": (
+        "passed {summary}, each record out as soon as its LF arrived, a line one byte too long, and a line "
+        "that never ends."
+    ),
+    # -- checkers_stream: when the output of bugs 1, 2, 3 and 6 comes out ---------------------------------
+    "checkers.stream.returned": (
+        "{name} returned a finished {kind}: everything came out after the last read, though the stream came "
+        "in several"
+    ),
+    "checkers.stream.late.decode": (
+        "character {index} ({unit}) came out after {taken} reads, though the bytes of it were all there after "
+        "read {due}"
+    ),
+    "checkers.stream.late.splitlines": (
+        "line {index} ({unit}) came out after {taken} reads, though its ending arrived in read {due}"
+    ),
+    "checkers.stream.late.blank_line": (
+        "value {index} ({unit}) came out after {taken} reads, though its event's blank line arrived in read "
+        "{due}"
+    ),
+    "checkers.stream.late.bound": (
+        "record {index} ({unit}) came out after {taken} reads, though its LF arrived in read {due}"
+    ),
+    "checkers.stream.hint.late.decode": (
+        "a chat UI that waits for every read shows nothing until the answer is over, and one that waits for "
+        "the next read shows everything a read late. Once a read has brought the last byte of a character, "
+        "what keeps that character from leaving now?"
+    ),
+    "checkers.stream.hint.late.splitlines": (
+        "a client that waits for every read sees no line until the answer is over, and one that waits for "
+        "the next read shows each line a read late. When can a line leave?"
+    ),
+    "checkers.stream.hint.late.blank_line": (
+        "a client that waits for every read shows no event until the answer is over, and one that waits for "
+        "the next read shows each event a read late. When can an event's value leave?"
+    ),
+    "checkers.stream.hint.late.bound": (
+        "a client that waits for every read shows no record until the stream is over, and one that waits for "
+        "the next read shows each record a read late. When can a record leave?"
+    ),
     # -- checkers_values: bug hunt 7, tool-call arguments ------------------------------------------------
     "checkers.values.where.length": (
         "at the token limit: finish_reason 'length' came after the last fragment, and data: [DONE] followed"
@@ -470,7 +514,8 @@ STRINGS = {
     ),
     "checkers.bugs.blank_line.rule_case": "for {case}: {mismatch}.",
     "checkers.bugs.blank_line.passed_rules": (
-        "passed {summary}, a stream cut before its last blank line, and {n} events where the data rules show."
+        "passed {summary}, each value out as soon as its blank line arrived, a stream cut before its last "
+        "blank line, and {n} events where the data rules show."
     ),
     "checkers.async.closed_later": (
         "the response was closed once before your function returned, and {closes} times in all once the event "
