@@ -225,8 +225,8 @@ class FastSSEParser(ParserViews):
         """Line layer: the unfinished line (invalid bytes shown as U+FFFD). Builds a string: for display."""
         pending = self._held + bytes(self._raw)
         complete = pending[: len(pending) - len(self.held_bytes)]
-        text = "".join(self._parts)
-        return (replace_escapes(text) if self._replace else text) + complete.decode("utf-8", "replace")
+        text = replace_escapes(self._lines.pending_text) if self._replace else "".join(self._parts)
+        return text + complete.decode("utf-8", "replace")
 
     @property
     def pending_line_chars(self) -> int:
@@ -652,15 +652,27 @@ class FastSSEParser(ParserViews):
         return True
 
     def _push(self) -> None:
-        """Before a read goes through the layers: hand them the state the fast path left (the same state
-        again if the layers took the last read: setting it costs less than marking each fast read)."""
+        """Before a read goes through the layers, strict mode: hand them the state the fast path left (the
+        same state again if the layers took the last read: setting it costs less than marking each fast
+        read). Costs the length of the unfinished line; strict reads that go through the layers are the
+        first, those that may raise, and those that end that line, so this is linear in the stream.
+
+        Replace mode never calls it: no read takes the fast path there, so the layers' state is always the
+        current one, and handing it back and forth on every read was quadratic in a long line."""
         self._decoder.setstate((self._held, self._bytes_in))
         self._lines.setstate(("".join(self._parts), self._after_cr, self._chars_in, self._lines_out))
 
     def _pull(self) -> None:
-        """After the layers took a read (or raised): take their state back for the fast path."""
+        """After the layers took a read (or raised): take their state back for the fast path (strict mode),
+        or only its counts, in constant time (replace mode: the layers keep the unfinished line, which
+        :attr:`pending_line` reads from them)."""
         self._held, self._bytes_in = self._decoder.getstate()
-        pending, self._after_cr, self._chars_in, self._lines_out = self._lines.getstate()
+        lines = self._lines
+        if self._replace:
+            self._after_cr, self._chars_in = lines.after_cr, lines.chars_in
+            self._lines_out, self._pending = lines.lines_out, lines.pending_chars
+            return
+        pending, self._after_cr, self._chars_in, self._lines_out = lines.getstate()
         self._parts = [pending] if pending else []
         self._pending = len(pending)
 
@@ -691,7 +703,8 @@ class FastSSEParser(ParserViews):
             self._raw += chunk
             chunk, self._raw = bytes(self._raw), bytearray()
         self._fast, self._raw_room = False, -1
-        self._push()
+        if self._strict:
+            self._push()
         try:
             out = self._decode_and_split(chunk)
         finally:
@@ -739,7 +752,8 @@ class FastSSEParser(ParserViews):
         if self._state != "open":
             raise ParserStateError(f"parser is {self._state}", offset=self.bytes_in)
         self._fast, self._raw_room = False, -1
-        self._push()
+        if self._strict:
+            self._push()
         try:
             return self._close_layers()
         finally:
