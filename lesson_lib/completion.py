@@ -444,6 +444,14 @@ class _Run:
         self.finish_reason: str | None = None
         self.progress_mark = 0  # stream offset (end of the read) of the last progress signal
         self.values = ValueAssembler(limits["max_tool_arguments_chars"])
+        # SSE: what the application was given, for last_event_id and retry when the stream stops in the
+        # middle of a read (the parser has read past that point): how many events it was given, the last
+        # one's last event ID string, and the events and retry at the start of the current read.
+        self.given = 0
+        self.given_id = self.parser.last_event_id if self.framing == "sse" else ""
+        self.events_before_read = 0
+        self.retry_before_read: int | None = None
+        self.stopped_in_handle = False
 
     # -- what a driver calls ------------------------------------------------------------------------------
     def stop_before_read(self, cancelled: Callable[[], bool]) -> bool:
@@ -506,6 +514,8 @@ class _Run:
             self.activity.on_bytes(size)
         if self.timeouts is not None:
             self.timeouts.on_bytes(size)
+        if self.framing == "sse":
+            self.events_before_read, self.retry_before_read = s.events, self.parser.retry
         items = self.parser.feed(chunk)
         # Sampled only after a successful feed: a failed parser's buffers mean nothing.
         held, line, event, in_event = self.parser.pending_sizes()
@@ -525,6 +535,15 @@ class _Run:
 
     def handle(self, items: list[Any], out: list[Signal]) -> None:
         """Interpret complete units, appending the signals worth showing to ``out`` (kept if this raises)."""
+        try:
+            self._handle(items, out)
+        except BoundaryError:
+            self.stopped_in_handle = True
+            raise
+        if self.outcome is not None:
+            self.stopped_in_handle = True
+
+    def _handle(self, items: list[Any], out: list[Signal]) -> None:
         s = self.stats
         for item in items:
             if self.activity is not None:
@@ -546,6 +565,7 @@ class _Run:
                 )
             if self.terminal is not None:  # checked by the layers below, never appended
                 s.events_after_terminal += 1
+                self.given, self.given_id = s.events, item.last_event_id
                 continue
             try:
                 signals = self.contract.interpret(item)
@@ -555,6 +575,7 @@ class _Run:
                     _inexact(exc)
                 exc.event_index = s.events - 1 if exc.event_index is None else exc.event_index
                 raise
+            self.given, self.given_id = s.events, item.last_event_id
             for signal in signals:
                 self.apply(signal)
                 out.append(signal)
@@ -697,7 +718,21 @@ class _Run:
                 self.timed_out(clock, cause=exc)
                 return
         self.error = StreamError(type(exc).__name__, str(exc), offset=self.stats.bytes)
+        if self._flush_failed():
+            return
         self._end_early(Outcome.TRUNCATED)
+
+    def _flush_failed(self) -> bool:
+        """The body stops early: bytes the SSE parser holds undecoded are decoded now, so that invalid
+        UTF-8 among them is a ``decode_error`` however the reads were cut (``True``: the outcome is set)."""
+        if self.framing != "sse":
+            return False  # the NDJSON and JSON-array parsers decode every read at once
+        try:
+            self.parser.flush()
+        except BoundaryError as exc:
+            self.failed(exc)
+            return True
+        return False
 
     def timed_out(self, clock: str, cause: BaseException | None = None) -> None:
         """A clock ran out (``"idle_timeout"``, ``"progress_timeout"`` or ``"deadline"``): ``timed_out``.
@@ -755,9 +790,22 @@ class _Run:
             end_verified=end_verified,
             tool_calls=self.values.tool_calls(),
             reasoning_text=self.values.reasoning_text,
-            last_event_id=self.parser.last_event_id if self.framing == "sse" else "",
-            retry=self.parser.retry if self.framing == "sse" else None,
+            last_event_id=self.resume_point()[0],
+            retry=self.resume_point()[1],
         )
+
+    def resume_point(self) -> tuple[str, int | None]:
+        """SSE: ``(last_event_id, retry)`` as of the last event the application was given, the same for
+        every chunking: the parser's at the end when every event was handled; when the stream stopped
+        inside a read (a service error, ``max_events``, a contract or tool-call error), those at that
+        event's dispatch, not those of the fields the parser read after it."""
+        if self.framing != "sse":
+            return "", None
+        if not self.stopped_in_handle:
+            return self.parser.last_event_id, self.parser.retry
+        if self.given <= self.events_before_read:  # nothing of this read was given
+            return self.given_id, self.retry_before_read
+        return self.given_id, self.parser.retry_after_event(self.given)
 
 
 def _inexact(exc: BoundaryError) -> BoundaryError:

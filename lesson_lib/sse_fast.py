@@ -196,6 +196,8 @@ class FastSSEParser(ParserViews):
         self._id_buffer = last_event_id
         self._last_event_id = last_event_id
         self._retry: int | None = None
+        self._retry_log: list[tuple[int, int | None]] = []  # see ParserViews.retry_after_event
+        self._retry_log_read = -1
         self._fields_pending = False
         self._events_out = 0
         self._state = "open"  # "open", "closed" or "failed"
@@ -291,6 +293,21 @@ class FastSSEParser(ParserViews):
             return self._feed_now(chunk)
         except ParserStateError:  # refused: the parser was already closed or failed
             raise
+        except BaseException:
+            self._fail()
+            raise
+
+    def flush(self) -> list[Event | Comment]:
+        """Decode the bytes that wait undecoded (a read without a line ending only remembers them), so that
+        invalid UTF-8 among them raises now, with its offset, as the reference parser raised in the read
+        that brought it: for a caller whose source failed and who will not ``close()``. Returns ``[]``.
+        Raises as ``feed`` would (and then the parser is failed); refuses when closed or failed."""
+        if self._state != "open":
+            raise ParserStateError(f"parser is {self._state}", offset=self.bytes_in)
+        if not self._raw:
+            return []
+        try:
+            return self._feed_now(b"")
         except BaseException:
             self._fail()
             raise
@@ -867,6 +884,10 @@ class FastSSEParser(ParserViews):
                         if "\x00" not in value:
                             id_buffer = replace_escapes(value) if replace else value
                     elif name == "retry" and value.isascii() and value.isdigit():
+                        # The bytes fed so far, this read's included: the decoder's in the layers, the
+                        # fast path's own counts on the one-pass path (each stale on the other path).
+                        fed = max(self._decoder.bytes_in, self._bytes_in + len(self._raw))
+                        self._note_retry(self._events_out + dispatched, fed)
                         self._retry = retry_ms(value)
                     continue
             pending = True
