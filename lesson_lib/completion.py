@@ -444,13 +444,11 @@ class _Run:
         self.finish_reason: str | None = None
         self.progress_mark = 0  # stream offset (end of the read) of the last progress signal
         self.values = ValueAssembler(limits["max_tool_arguments_chars"])
-        # SSE: what the application was given, for last_event_id and retry when the stream stops in the
-        # middle of a read (the parser has read past that point): how many events it was given, the last
-        # one's last event ID string, and the events and retry at the start of the current read.
-        self.given = 0
+        # SSE: the last event ID string and the retry just after the dispatch of the last event the
+        # application was given, for when the stream stops in the middle of a read (the parser has read
+        # past that point).
         self.given_id = self.parser.last_event_id if self.framing == "sse" else ""
-        self.events_before_read = 0
-        self.retry_before_read: int | None = None
+        self.given_retry: int | None = None
         self.stopped_in_handle = False
 
     # -- what a driver calls ------------------------------------------------------------------------------
@@ -514,8 +512,6 @@ class _Run:
             self.activity.on_bytes(size)
         if self.timeouts is not None:
             self.timeouts.on_bytes(size)
-        if self.framing == "sse":
-            self.events_before_read, self.retry_before_read = s.events, self.parser.retry
         items = self.parser.feed(chunk)
         # Sampled only after a successful feed: a failed parser's buffers mean nothing.
         held, line, event, in_event = self.parser.pending_sizes()
@@ -545,6 +541,8 @@ class _Run:
 
     def _handle(self, items: list[Any], out: list[Signal]) -> None:
         s = self.stats
+        sse = self.framing == "sse"
+        retry_after = self.parser.retry_after_event if sse else None
         for item in items:
             if self.activity is not None:
                 self.activity.on_event()
@@ -565,7 +563,8 @@ class _Run:
                 )
             if self.terminal is not None:  # checked by the layers below, never appended
                 s.events_after_terminal += 1
-                self.given, self.given_id = s.events, item.last_event_id
+                if sse:
+                    self.given_id, self.given_retry = item.last_event_id, retry_after(s.events)
                 continue
             try:
                 signals = self.contract.interpret(item)
@@ -575,7 +574,8 @@ class _Run:
                     _inexact(exc)
                 exc.event_index = s.events - 1 if exc.event_index is None else exc.event_index
                 raise
-            self.given, self.given_id = s.events, item.last_event_id
+            if sse:  # (the retry fields read after this event in the same read left out)
+                self.given_id, self.given_retry = item.last_event_id, retry_after(s.events)
             for signal in signals:
                 self.apply(signal)
                 out.append(signal)
@@ -803,9 +803,7 @@ class _Run:
             return "", None
         if not self.stopped_in_handle:
             return self.parser.last_event_id, self.parser.retry
-        if self.given <= self.events_before_read:  # nothing of this read was given
-            return self.given_id, self.retry_before_read
-        return self.given_id, self.parser.retry_after_event(self.given)
+        return self.given_id, self.given_retry
 
 
 def _inexact(exc: BoundaryError) -> BoundaryError:
