@@ -517,3 +517,26 @@ def test_replace_mode_event_type_and_id_buffers_show_what_the_event_will_carry(P
     assert snapshot["pending_event_type"] == "caf\ufffd" and snapshot["pending_id"] == "\ufffd1"
     (event,) = parser.feed(b"\n")
     assert (event.type, event.last_event_id) == ("caf\ufffd", "\ufffd1")
+
+
+@pytest.mark.parametrize("before_close", ["data: unfinished 你".encode(), b"data: x\n\n", b""])
+@pytest.mark.parametrize("errors", ["strict", "replace"])
+def test_after_close_every_read_is_refused_even_one_without_a_line_ending(Parser, errors, before_close):
+    """issue 23 (mutant sse_fast ~741: the room to wait undecoded not reset at close()): a read without a
+    line ending after close() must raise, not be remembered."""
+    parser = Parser(errors=errors)
+    for chunk in one_byte_chunks(before_close):
+        parser.feed(chunk)
+    parser.close()
+    for chunk in (b"xyz", b"\xe4", b"", b"data: a\n\n"):
+        with pytest.raises(ParserStateError):
+            parser.feed(chunk)
+    with pytest.raises(ParserStateError):
+        parser.flush()
+
+
+@pytest.mark.parametrize("bad", [5, None, b"7", ["7"]])
+def test_a_last_event_id_that_is_not_a_str_is_refused_before_anything_is_built(Parser, bad):
+    """issue 23 (mutant sse_common ~64): ``last_event_id=5`` must not be accepted and put in events."""
+    with pytest.raises(TypeError, match="last_event_id must be a str"):
+        Parser(last_event_id=bad)
