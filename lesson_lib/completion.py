@@ -175,8 +175,12 @@ class StreamResult:
     call in a stream that is not ``completed`` is whole, but the answer around it is not.
     ``reasoning_text`` is the reasoning (thinking) the service sent beside the answer: never in ``text``.
 
-    ``last_event_id`` (SSE) is the last event ID string at the end, what a reconnection sends (``""`` if
-    none); ``retry`` (SSE) the last valid ``retry`` field in milliseconds, or ``None``.
+    ``last_event_id`` (SSE) is the last event ID string, what a reconnection sends (``""`` if none);
+    ``retry`` (SSE) the last valid ``retry`` field in milliseconds, or ``None``. Both are those of the last
+    event the application was given: at the end of the body, the parser's; when the stream stopped inside
+    a read (a service error, ``max_events``, a contract's or a tool call's error), those at that event's
+    dispatch, not those of fields the parser read after it, so they are the same in every chunking and a
+    resume from them skips no event that was not handled.
     """
 
     outcome: Outcome
@@ -190,7 +194,7 @@ class StreamResult:
     end_verified: bool = False
     tool_calls: list[ToolCall] = field(default_factory=list)
     reasoning_text: str = ""
-    last_event_id: str = ""  # SSE: the last event ID string at the end (what a reconnection sends)
+    last_event_id: str = ""  # SSE: the last event ID string (what a reconnection sends): see above
     retry: int | None = None  # SSE: the last valid retry field, in milliseconds
 
     def describe(self) -> str:

@@ -545,8 +545,9 @@ def test_a_last_event_id_that_is_not_a_str_is_refused_before_anything_is_built(P
 # -- a fast differential check: every path of the fast parser against the reference ------------------------
 # tests/test_sse_paths.py is the full check (minutes); this one runs in seconds, so that a change that
 # breaks one path of the fast parser fails here too. Each body is fed in 1- and 7-byte reads (the long
-# one only in 64-byte reads), in 64-byte reads and in two pieces, through every forced path (the layers only; one pass with runs off; runs forced on for
-# every read, which also decodes every read without a line ending at once; the real thresholds).
+# one only in 64-byte reads), in 64-byte reads and in two pieces, with and without small limits, through
+# every forced path (the layers only; one pass with runs off; runs forced on for every read, which also
+# decodes every read without a line ending at once; the real thresholds).
 _SHAPES = [
     "data: 你好\n\ndata: café 🙂\n\n",
     "event: delta\ndata: {\"t\":\"é\"}\n\nevent: delta\ndata: {\"t\":\"👩\u200d💻\"}\n\n",
@@ -554,6 +555,7 @@ _SHAPES = [
     "data: 你好\r\n\r\n: ping\r\n\r\ndata: 第二行\r\n\r\n",
     "data: a\rdata: b\r\rretry: 1500\r\n: 心跳\n\ndata:\n\n",
     "data: line one\ndata: line two\nevent: x\nid: 9\nretry: x1\n\n",
+    "id: 7\ndata: a\n\nid: 8\ndata: b\n\ndata: no id here\n\nid: 9\nevent: 长\ndata: " + "é" * 40 + "\n\n",
     "\ufeffdata: 开始\n\n" + "data: " + "长" * 1500 + "\n\n",
 ]
 _STRAYS = [b"", b"\xff", b"\xe4\xbd", b"\r", b"\x00", b"data: unfinished"]
@@ -569,6 +571,10 @@ def _fast_corpus():
                 chunks = [body[i : i + size] for i in range(0, len(body), size)]
                 yield body, chunks, {"errors": "replace" if number % 2 else "strict"}
             yield body, [body[:at], body[at:]], {"comments": True, "max_line_chars": 600}
+            if not stray:  # limits: their offsets count every character the paths took
+                for size in (1, 7):
+                    chunks = [body[i : i + size] for i in range(0, len(body), size)]
+                    yield body, chunks, {"max_line_chars": 30, "max_event_chars": 24}
 
 
 def test_every_fast_path_agrees_with_the_reference_on_a_small_corpus(Parser):
