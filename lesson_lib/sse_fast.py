@@ -49,6 +49,12 @@ Measured together, the three before the last against the parser without them, in
 (interleaved CPU-time medians): 1.15-1.25x on the Gemini stream, 1.05-1.1x on OpenAI's, the same within
 noise on Anthropic's, the id and the heartbeat streams, and in 7-byte and 1 KiB reads.
 
+In ``errors="replace"`` mode no read takes the one-pass path: every read that ends lines, and the bytes
+of reads without a line ending once a few KiB wait, go through the layers, which keep the unfinished line
+themselves (the parser reads only their counts). Handing the whole line to the layers and back on every
+such read, as the strict path's ``setstate``/``getstate`` do, made that mode quadratic in a long line
+(issue 23); ``tests/test_sse_cost.py`` counts the work per byte in both modes.
+
 It uses the decoder and the line splitter only through their public methods.
 """
 
