@@ -56,9 +56,21 @@ def read_loop_only(reads: Iterable[bytes], **options: object) -> int:
     return count
 
 
+def lesson_lib_sse_replace(reads: Iterable[bytes], **options: object) -> int:
+    """:func:`lesson_lib_sse` in ``errors="replace"`` mode (what ``consume(errors="replace")``, the relay's
+    client and the replay server's analysis use): its reads take another path through the parser."""
+    return lesson_lib_sse(reads, errors="replace", **options)
+
+
 #: Parsers measured by ``cost_per_byte`` and ``long_line``: name -> (reads, **options) -> event count.
 #: ``long_line`` passes ``max_line_chars``; a peer parser without that option should accept and ignore it.
-PARSERS: dict[str, Callable[..., int]] = {"lesson_lib SSEParser": lesson_lib_sse}
+PARSERS: dict[str, Callable[..., int]] = {
+    "lesson_lib SSEParser": lesson_lib_sse,
+    "lesson_lib SSEParser replace": lesson_lib_sse_replace,
+}
+#: ``cost_per_byte`` also measures one line of each size in reads of this size (issue 23: a long line in
+#: 1 KiB reads was quadratic in replace mode, 235x the cost per byte from 1 MiB to 16 MiB).
+LINE_READ = 1024
 
 
 def naive_lines(reads: Iterable[bytes]) -> Iterator[str]:
@@ -143,24 +155,42 @@ def _run(
 
 # -- 1. cost per byte against stream size ------------------------------------------------------------
 def cost_per_byte(config: Config) -> Section:
-    section = Section("cost_per_byte", "Cost per byte against stream size (OpenAI-chat SSE, strict)")
-    streams = {size: b"".join(workloads.chat_stream(size)) for size in config.sizes}
+    section = Section(
+        "cost_per_byte", "Cost per byte against stream size (OpenAI-chat SSE, and one line; both modes)"
+    )
+    chat = {size: b"".join(workloads.chat_stream(size)) for size in config.sizes}
+    line = {size: workloads.long_line_stream(size) for size in config.sizes}
     expected = {size: workloads.expected_chat(size)[0] for size in config.sizes}
+    unbounded = {"max_line_chars": None, "max_event_chars": None}
     series: dict[str, list[float]] = {}
-    measured = [
-        (name, parser, read_size) for name, parser in PARSERS.items() for read_size in config.read_sizes
+    # (label, parser, streams, read size, events per size, options)
+    measured: list[tuple[str, Callable[..., int], dict[int, bytes], int, dict[int, int], dict]] = [
+        (f"{name}, {_read_label(read_size)}", parser, chat, read_size, expected, {})
+        for name, parser in PARSERS.items()
+        for read_size in config.read_sizes
     ]
-    measured.append((BASELINE, read_loop_only, 1))
-    for name, parser, read_size in measured:
-        count = dict.fromkeys(streams, 0) if parser is read_loop_only else expected
+    measured += [
+        (
+            f"{name}, one line, {_read_label(LINE_READ)}",
+            parser,
+            line,
+            LINE_READ,
+            dict.fromkeys(line, 1),
+            unbounded,
+        )
+        for name, parser in PARSERS.items()
+    ]
+    measured.append((BASELINE, read_loop_only, chat, 1, dict.fromkeys(chat, 0), {}))
+    for label, parser, streams, read_size, count, options in measured:
         timings = measure_interleaved(
             {
-                str(size): partial(_run, parser, data, read_size, count[size], f"{name}, {size} B")
+                str(size): partial(
+                    _run, parser, data, read_size, count[size], f"{label}, {size} B", **options
+                )
                 for size, data in streams.items()
             },
             repeats=config.repeats if read_size == 1 else config.fast_repeats,
         )
-        label = name if parser is read_loop_only else f"{name}, {_read_label(read_size)}"
         series[label] = [ns_per_byte(timings[str(s)].median, len(streams[s])) for s in config.sizes]
     header = ["stream", *series]
     rows = [
@@ -178,6 +208,8 @@ def cost_per_byte(config: Config) -> Section:
         f"Nanoseconds per byte, median of {config.repeats} interleaved runs in 1-byte reads and "
         f"{config.fast_repeats} in larger reads; flat means linear cost. Verdict: "
         f"**{'flat' if section.ok else 'NOT flat'}** (ratio largest / smallest within {FLAT_WITHIN}x). "
+        '`replace` is `errors="replace"`; the `one line` columns are one `data:` line of the stream\'s '
+        f"size in {human_bytes(LINE_READ)} reads, without limits. "
         f"The last column is the benchmark's own loop (slice the next read, call a `feed` that does "
         "nothing): part of every 1-byte figure, not the parser's cost.",
         "",

@@ -179,8 +179,12 @@ class StreamResult:
     call in a stream that is not ``completed`` is whole, but the answer around it is not.
     ``reasoning_text`` is the reasoning (thinking) the service sent beside the answer: never in ``text``.
 
-    ``last_event_id`` (SSE) is the last event ID string at the end, what a reconnection sends (``""`` if
-    none); ``retry`` (SSE) the last valid ``retry`` field in milliseconds, or ``None``.
+    ``last_event_id`` (SSE) is the last event ID string, what a reconnection sends (``""`` if none);
+    ``retry`` (SSE) the last valid ``retry`` field in milliseconds, or ``None``. Both are those of the last
+    event the application was given: at the end of the body, the parser's; when the stream stopped inside
+    a read (a service error, ``max_events``, a contract's or a tool call's error), those at that event's
+    dispatch, not those of fields the parser read after it, so they are the same in every chunking and a
+    resume from them skips no event that was not handled.
 
     :attr:`is_final` is the one question to ask before storing or acting on the answer: is it final?
     Branching on ``outcome`` alone is not enough (``completed`` with ``end_verified=False`` is a Gemini
@@ -198,7 +202,7 @@ class StreamResult:
     end_verified: bool = False
     tool_calls: list[ToolCall] = field(default_factory=list)
     reasoning_text: str = ""
-    last_event_id: str = ""  # SSE: the last event ID string at the end (what a reconnection sends)
+    last_event_id: str = ""  # SSE: the last event ID string (what a reconnection sends): see above
     retry: int | None = None  # SSE: the last valid retry field, in milliseconds
 
     @property
@@ -462,6 +466,12 @@ class _Run:
         self.finish_reason: str | None = None
         self.progress_mark = 0  # stream offset (end of the read) of the last progress signal
         self.values = ValueAssembler(limits["max_tool_arguments_chars"])
+        # SSE: the last event ID string and the retry just after the dispatch of the last event the
+        # application was given, for when the stream stops in the middle of a read (the parser has read
+        # past that point).
+        self.given_id = self.parser.last_event_id if self.framing == "sse" else ""
+        self.given_retry: int | None = None
+        self.stopped_in_handle = False
 
     # -- what a driver calls ------------------------------------------------------------------------------
     def stop_before_read(self, cancelled: Callable[[], bool]) -> bool:
@@ -543,7 +553,18 @@ class _Run:
 
     def handle(self, items: list[Any], out: list[Signal]) -> None:
         """Interpret complete units, appending the signals worth showing to ``out`` (kept if this raises)."""
+        try:
+            self._handle(items, out)
+        except BoundaryError:
+            self.stopped_in_handle = True
+            raise
+        if self.outcome is not None:
+            self.stopped_in_handle = True
+
+    def _handle(self, items: list[Any], out: list[Signal]) -> None:
         s = self.stats
+        sse = self.framing == "sse"
+        retry_after = self.parser.retry_after_event if sse else None
         for item in items:
             if self.activity is not None:
                 self.activity.on_event()
@@ -564,6 +585,8 @@ class _Run:
                 )
             if self.terminal is not None:  # checked by the layers below, never appended
                 s.events_after_terminal += 1
+                if sse:
+                    self.given_id, self.given_retry = item.last_event_id, retry_after(s.events)
                 continue
             try:
                 signals = self.contract.interpret(item)
@@ -573,6 +596,8 @@ class _Run:
                     _inexact(exc)
                 exc.event_index = s.events - 1 if exc.event_index is None else exc.event_index
                 raise
+            if sse:  # (the retry fields read after this event in the same read left out)
+                self.given_id, self.given_retry = item.last_event_id, retry_after(s.events)
             for signal in signals:
                 self.apply(signal)
                 out.append(signal)
@@ -715,7 +740,21 @@ class _Run:
                 self.timed_out(clock, cause=exc)
                 return
         self.error = StreamError(type(exc).__name__, str(exc), offset=self.stats.bytes)
+        if self._flush_failed():
+            return
         self._end_early(Outcome.TRUNCATED)
+
+    def _flush_failed(self) -> bool:
+        """The body stops early: bytes the SSE parser holds undecoded are decoded now, so that invalid
+        UTF-8 among them is a ``decode_error`` however the reads were cut (``True``: the outcome is set)."""
+        if self.framing != "sse":
+            return False  # the NDJSON and JSON-array parsers decode every read at once
+        try:
+            self.parser.flush()
+        except BoundaryError as exc:
+            self.failed(exc)
+            return True
+        return False
 
     def timed_out(self, clock: str, cause: BaseException | None = None) -> None:
         """A clock ran out (``"idle_timeout"``, ``"progress_timeout"`` or ``"deadline"``): ``timed_out``.
@@ -773,9 +812,20 @@ class _Run:
             end_verified=end_verified,
             tool_calls=self.values.tool_calls(),
             reasoning_text=self.values.reasoning_text,
-            last_event_id=self.parser.last_event_id if self.framing == "sse" else "",
-            retry=self.parser.retry if self.framing == "sse" else None,
+            last_event_id=self.resume_point()[0],
+            retry=self.resume_point()[1],
         )
+
+    def resume_point(self) -> tuple[str, int | None]:
+        """SSE: ``(last_event_id, retry)`` as of the last event the application was given, the same for
+        every chunking: the parser's at the end when every event was handled; when the stream stopped
+        inside a read (a service error, ``max_events``, a contract or tool-call error), those at that
+        event's dispatch, not those of the fields the parser read after it."""
+        if self.framing != "sse":
+            return "", None
+        if not self.stopped_in_handle:
+            return self.parser.last_event_id, self.parser.retry
+        return self.given_id, self.given_retry
 
 
 def _inexact(exc: BoundaryError) -> BoundaryError:

@@ -9,6 +9,7 @@ decoder holds the 0-3 bytes of an unfinished character until the next read compl
 
 from __future__ import annotations
 
+import re
 from codecs import utf_8_decode
 from collections.abc import Iterable
 
@@ -173,9 +174,14 @@ def replace_escapes(text: str) -> str:
     The escaped bytes are the original bytes, so re-decoding them substitutes one U+FFFD per maximal
     invalid subpart, the WHATWG/Unicode practice that browsers follow.
     """
-    if text.isascii():
+    if text.isascii() or _SURROGATE.search(text) is None:  # no escape in it: the same text, not copied
         return text
     return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+#: Any surrogate code point: escapes are U+DC80..U+DCFF; a text with none is returned as it is (a scan
+#: instead of two copies of a long value; any other surrogate still goes through the codec, which raises).
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def incomplete_tail_length(data: bytes) -> int:

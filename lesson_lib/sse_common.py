@@ -82,6 +82,41 @@ class ParserViews:
     _fields_pending: bool
     _events_out: int
     _ended_mid: str | None
+    # The values ``retry`` had before each valid retry field of the last read that held one, as
+    # (events dispatched before that field, the value it replaced); and which read that was (how many bytes
+    # had been fed at its end). One entry per event at most: bounded by one read.
+    _retry_log: list[tuple[int, int | None]]
+    _retry_log_read: int
+
+    def _note_retry(self, events_before: int, read_end: int) -> None:
+        """Called just before a valid ``retry`` field changes :attr:`retry` (rare: not a hot path)."""
+        log = self._retry_log
+        if self._retry_log_read != read_end:  # the first retry field of another read: forget the last one's
+            log.clear()
+            self._retry_log_read = read_end
+        if not log or log[-1][0] != events_before:  # only the first field after an event matters
+            log.append((events_before, self._retry))
+
+    def retry_after_event(self, events: int) -> int | None:
+        """The reconnection time :attr:`retry` had just after the ``events``-th event was dispatched (``0``:
+        before the first), leaving out the ``retry`` fields that came after it.
+
+        Exact for an event the last read that ended lines dispatched, and for the last event before that
+        read; what an application that stopped at such an event (and never took the rest of the read) has
+        seen of the stream. Constant memory per read; for any other event it is not defined.
+        """
+        for count, previous in self._retry_log:
+            if count >= events:
+                return previous
+        return self._retry
+
+    def flush(self) -> list[Event | Comment]:
+        """Decode the bytes a parser may still hold undecoded (no line ending came after them), so that
+        invalid UTF-8 among them raises now, as in the read that brought it: for a caller whose source
+        failed (the stream will not be closed normally). Returns ``[]``: nothing without a line ending
+        completes an event. Raises what ``feed`` would; a parser that decodes every read at once (the
+        reference) has nothing to do."""
+        return []
 
     @property
     def errors(self) -> str:

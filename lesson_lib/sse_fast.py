@@ -49,6 +49,12 @@ Measured together, the three before the last against the parser without them, in
 (interleaved CPU-time medians): 1.15-1.25x on the Gemini stream, 1.05-1.1x on OpenAI's, the same within
 noise on Anthropic's, the id and the heartbeat streams, and in 7-byte and 1 KiB reads.
 
+In ``errors="replace"`` mode no read takes the one-pass path: every read that ends lines, and the bytes
+of reads without a line ending once a few KiB wait, go through the layers, which keep the unfinished line
+themselves (the parser reads only their counts). Handing the whole line to the layers and back on every
+such read, as the strict path's ``setstate``/``getstate`` do, made that mode quadratic in a long line
+(issue 23); ``tests/test_sse_cost.py`` counts the work per byte in both modes.
+
 It uses the decoder and the line splitter only through their public methods.
 """
 
@@ -196,6 +202,8 @@ class FastSSEParser(ParserViews):
         self._id_buffer = last_event_id
         self._last_event_id = last_event_id
         self._retry: int | None = None
+        self._retry_log: list[tuple[int, int | None]] = []  # see ParserViews.retry_after_event
+        self._retry_log_read = -1
         self._fields_pending = False
         self._events_out = 0
         self._state = "open"  # "open", "closed" or "failed"
@@ -225,8 +233,8 @@ class FastSSEParser(ParserViews):
         """Line layer: the unfinished line (invalid bytes shown as U+FFFD). Builds a string: for display."""
         pending = self._held + bytes(self._raw)
         complete = pending[: len(pending) - len(self.held_bytes)]
-        text = "".join(self._parts)
-        return (replace_escapes(text) if self._replace else text) + complete.decode("utf-8", "replace")
+        text = replace_escapes(self._lines.pending_text) if self._replace else "".join(self._parts)
+        return text + complete.decode("utf-8", "replace")
 
     @property
     def pending_line_chars(self) -> int:
@@ -291,6 +299,21 @@ class FastSSEParser(ParserViews):
             return self._feed_now(chunk)
         except ParserStateError:  # refused: the parser was already closed or failed
             raise
+        except BaseException:
+            self._fail()
+            raise
+
+    def flush(self) -> list[Event | Comment]:
+        """Decode the bytes that wait undecoded (a read without a line ending only remembers them), so that
+        invalid UTF-8 among them raises now, with its offset, as the reference parser raised in the read
+        that brought it: for a caller whose source failed and who will not ``close()``. Returns ``[]``.
+        Raises as ``feed`` would (and then the parser is failed); refuses when closed or failed."""
+        if self._state != "open":
+            raise ParserStateError(f"parser is {self._state}", offset=self.bytes_in)
+        if not self._raw:
+            return []
+        try:
+            return self._feed_now(b"")
         except BaseException:
             self._fail()
             raise
@@ -652,15 +675,27 @@ class FastSSEParser(ParserViews):
         return True
 
     def _push(self) -> None:
-        """Before a read goes through the layers: hand them the state the fast path left (the same state
-        again if the layers took the last read: setting it costs less than marking each fast read)."""
+        """Before a read goes through the layers, strict mode: hand them the state the fast path left (the
+        same state again if the layers took the last read: setting it costs less than marking each fast
+        read). Costs the length of the unfinished line; strict reads that go through the layers are the
+        first, those that may raise, and those that end that line, so this is linear in the stream.
+
+        Replace mode never calls it: no read takes the fast path there, so the layers' state is always the
+        current one, and handing it back and forth on every read was quadratic in a long line."""
         self._decoder.setstate((self._held, self._bytes_in))
         self._lines.setstate(("".join(self._parts), self._after_cr, self._chars_in, self._lines_out))
 
     def _pull(self) -> None:
-        """After the layers took a read (or raised): take their state back for the fast path."""
+        """After the layers took a read (or raised): take their state back for the fast path (strict mode),
+        or only its counts, in constant time (replace mode: the layers keep the unfinished line, which
+        :attr:`pending_line` reads from them)."""
         self._held, self._bytes_in = self._decoder.getstate()
-        pending, self._after_cr, self._chars_in, self._lines_out = self._lines.getstate()
+        lines = self._lines
+        if self._replace:
+            self._after_cr, self._chars_in = lines.after_cr, lines.chars_in
+            self._lines_out, self._pending = lines.lines_out, lines.pending_chars
+            return
+        pending, self._after_cr, self._chars_in, self._lines_out = lines.getstate()
         self._parts = [pending] if pending else []
         self._pending = len(pending)
 
@@ -691,7 +726,8 @@ class FastSSEParser(ParserViews):
             self._raw += chunk
             chunk, self._raw = bytes(self._raw), bytearray()
         self._fast, self._raw_room = False, -1
-        self._push()
+        if self._strict:
+            self._push()
         try:
             out = self._decode_and_split(chunk)
         finally:
@@ -739,7 +775,8 @@ class FastSSEParser(ParserViews):
         if self._state != "open":
             raise ParserStateError(f"parser is {self._state}", offset=self.bytes_in)
         self._fast, self._raw_room = False, -1
-        self._push()
+        if self._strict:
+            self._push()
         try:
             return self._close_layers()
         finally:
@@ -853,6 +890,10 @@ class FastSSEParser(ParserViews):
                         if "\x00" not in value:
                             id_buffer = replace_escapes(value) if replace else value
                     elif name == "retry" and value.isascii() and value.isdigit():
+                        # The bytes fed so far, this read's included: the decoder's in the layers, the
+                        # fast path's own counts on the one-pass path (each stale on the other path).
+                        fed = max(self._decoder.bytes_in, self._bytes_in + len(self._raw))
+                        self._note_retry(self._events_out + dispatched, fed)
                         self._retry = retry_ms(value)
                     continue
             pending = True

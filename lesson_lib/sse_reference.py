@@ -54,6 +54,8 @@ class ReferenceSSEParser(ParserViews):
         self._event_type = ""
         self._id_buffer = self._last_event_id = last_event_id
         self._retry: int | None = None
+        self._retry_log: list[tuple[int, int | None]] = []  # see ParserViews.retry_after_event
+        self._retry_log_read = -1
         self._fields_pending = False  # a field line since the last blank line
         self._started = False  # has the stream's first character (maybe a BOM) arrived?
         self._state = "open"  # "open", "closed" or "failed"
@@ -78,6 +80,11 @@ class ReferenceSSEParser(ParserViews):
         except BaseException:
             self._state = "failed"  # whatever escaped, refuse all further input
             raise
+
+    def flush(self) -> list[Event | Comment]:
+        """Nothing waits undecoded here (every read is decoded at once): ``[]``; refuses when not open."""
+        self._refuse_unless_open()
+        return []
 
     def close(self) -> list[Event | Comment]:
         """End of the stream: the spec discards an event without its blank line; record what was cut."""
@@ -155,6 +162,7 @@ class ReferenceSSEParser(ParserViews):
         elif name == "id" and "\x00" not in value:  # the last event ID buffer; a U+0000 voids it
             self._id_buffer = self._visible(value)
         elif name == "retry" and value.isascii() and value.isdigit():  # only ASCII digits count
+            self._note_retry(self._events_out, self._decoder.bytes_in)
             self._retry = retry_ms(value)  # the reconnection time, in milliseconds
 
     def _dispatch(self, out: list[Event | Comment]) -> None:

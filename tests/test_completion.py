@@ -833,3 +833,13 @@ def test_a_terminal_without_any_finish_reason_is_not_called_a_cut_answer():
     assert "gave no finish reason" in result.describe() and "is a cut answer" not in result.describe()
     cut = consume([chat("你好", finish="length")], "openai-chat").describe()
     assert "is a cut answer" in cut
+
+
+@pytest.mark.parametrize("tail", [b"   ", b" \t ", b"\r", b"  \r"])
+def test_an_ndjson_body_ending_in_whitespace_without_lf_is_not_cut_in_a_line(tail):
+    """issue 23 (mutant completion ~663, ``if line:``): NDJSON ignores blank lines, so whitespace after the
+    last LF is no unfinished line: the answer is completed in every chunking."""
+    body = ollama("你好", "café 🙂") + tail
+    for chunks in ([body], list(one_byte_chunks(body))):
+        result = consume(chunks, "ollama")
+        assert (result.outcome, result.truncated_at, result.text) == ("completed", None, "你好café 🙂")

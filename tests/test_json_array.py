@@ -422,3 +422,22 @@ def test_scanner_work_per_read_does_not_grow_with_the_element(monkeypatch):
     log.clear()
     assert parse_json_array([body]) == values
     assert sum(log) <= 2 * len(body.decode())  # whole body in one read: still linear, no re-scanning
+
+
+def test_an_element_one_character_over_the_limit_is_refused_and_one_at_it_accepted():
+    """issue 23 (mutant ndjson ~602, ``> max + 1``): exactly the limit passes, one more raises."""
+    assert parse_json_array([b'["\xe4\xbd\xa0\xe5\xa5\xbd\xc3\xa9"]'], max_element_chars=5) == ["你好é"]
+    with pytest.raises(LimitExceededError):
+        parse_json_array([b'["\xe4\xbd\xa0\xe5\xa5\xbd\xc3\xa9!"]'], max_element_chars=5)
+    with pytest.raises(LimitExceededError):
+        parse_json_array([b"[123456]"], max_element_chars=5)
+
+
+@pytest.mark.parametrize("ending", [b"\r]", b"\r\n]", b"\t]", b" ,7]"])
+def test_a_scalar_ends_at_a_cr_and_the_cr_is_not_counted_in_it(ending):
+    """issue 23 (mutant ndjson ~376, CR dropped from the scalar's end): ``[12345\\r]`` with
+    ``max_element_chars=5`` is valid, in every chunking."""
+    body = b"[12345" + ending
+    expected = [12345, 7] if b"7" in ending else [12345]
+    for name, chunks in all_chunkings(body):
+        assert parse_json_array(chunks, max_element_chars=5) == expected, name

@@ -517,3 +517,90 @@ def test_replace_mode_event_type_and_id_buffers_show_what_the_event_will_carry(P
     assert snapshot["pending_event_type"] == "caf\ufffd" and snapshot["pending_id"] == "\ufffd1"
     (event,) = parser.feed(b"\n")
     assert (event.type, event.last_event_id) == ("caf\ufffd", "\ufffd1")
+
+
+@pytest.mark.parametrize("before_close", ["data: unfinished 你".encode(), b"data: x\n\n", b""])
+@pytest.mark.parametrize("errors", ["strict", "replace"])
+def test_after_close_every_read_is_refused_even_one_without_a_line_ending(Parser, errors, before_close):
+    """issue 23 (mutant sse_fast ~741: the room to wait undecoded not reset at close()): a read without a
+    line ending after close() must raise, not be remembered."""
+    parser = Parser(errors=errors)
+    for chunk in one_byte_chunks(before_close):
+        parser.feed(chunk)
+    parser.close()
+    for chunk in (b"xyz", b"\xe4", b"", b"data: a\n\n"):
+        with pytest.raises(ParserStateError):
+            parser.feed(chunk)
+    with pytest.raises(ParserStateError):
+        parser.flush()
+
+
+@pytest.mark.parametrize("bad", [5, None, b"7", ["7"]])
+def test_a_last_event_id_that_is_not_a_str_is_refused_before_anything_is_built(Parser, bad):
+    """issue 23 (mutant sse_common ~64): ``last_event_id=5`` must not be accepted and put in events."""
+    with pytest.raises(TypeError, match="last_event_id must be a str"):
+        Parser(last_event_id=bad)
+
+
+# -- a fast differential check: every path of the fast parser against the reference ------------------------
+# tests/test_sse_paths.py is the full check (minutes); this one runs in seconds, so that a change that
+# breaks one path of the fast parser fails here too. Each body is fed in 1- and 7-byte reads (the long
+# one only in 64-byte reads), in 64-byte reads and in two pieces, with and without small limits, through
+# every forced path (the layers only; one pass with runs off; runs forced on for every read, which also
+# decodes every read without a line ending at once; the real thresholds).
+_SHAPES = [
+    "data: 你好\n\ndata: café 🙂\n\n",
+    "event: delta\ndata: {\"t\":\"é\"}\n\nevent: delta\ndata: {\"t\":\"👩\u200d💻\"}\n\n",
+    "id: 7\ndata: a\n\nid: 8\ndata: b\n\nid:\ndata: c\n\n",
+    "data: 你好\r\n\r\n: ping\r\n\r\ndata: 第二行\r\n\r\n",
+    "data: a\rdata: b\r\rretry: 1500\r\n: 心跳\n\ndata:\n\n",
+    "data: line one\ndata: line two\nevent: x\nid: 9\nretry: x1\n\n",
+    "id: 7\ndata: a\n\nid: 8\ndata: b\n\ndata: no id here\n\nid: 9\nevent: 长\ndata: " + "é" * 40 + "\n\n",
+    "\ufeffdata: 开始\n\n" + "data: " + "长" * 1500 + "\n\n",
+]
+_STRAYS = [b"", b"\xff", b"\xe4\xbd", b"\r", b"\x00", b"data: unfinished"]
+
+
+def _fast_corpus():
+    for shape in _SHAPES:
+        text = shape.encode()
+        for number, stray in enumerate(_STRAYS):
+            body = text * 2 if not stray else text + stray + text
+            at = (len(text) + 1) * number % (len(body) + 1)
+            for size in (1, 7, 64) if len(body) < 500 else (64,):
+                chunks = [body[i : i + size] for i in range(0, len(body), size)]
+                yield body, chunks, {"errors": "replace" if number % 2 else "strict"}
+            yield body, [body[:at], body[at:]], {"comments": True, "max_line_chars": 600}
+            if not stray:  # limits: their offsets count every character the paths took
+                for size in (1, 7):
+                    chunks = [body[i : i + size] for i in range(0, len(body), size)]
+                    yield body, chunks, {"max_line_chars": 30, "max_event_chars": 24}
+
+
+def test_every_fast_path_agrees_with_the_reference_on_a_small_corpus(Parser):
+    """The fast parser: every forced path agrees with the reference, read by read. The reference: its
+    result is the same in every cutting (what the fast paths are compared with)."""
+    from tests.test_sse_paths import SAME_CHUNKS, _run, all_paths, assert_all_agree  # (a circular import)
+
+    for body, chunks, options in _fast_corpus():
+        if Parser is SSEParser:
+            assert_all_agree(all_paths(body, chunks, **options), SAME_CHUNKS)
+        else:
+            whole = _run(lambda options=options: Parser(**options), [body], None)[0]
+            assert _run(lambda options=options: Parser(**options), chunks, None)[0] == whole
+
+
+@settings(deadline=None, max_examples=25)
+@given(st.data())
+def test_every_fast_path_agrees_with_the_reference_on_fuzzed_bodies(Parser, data):
+    from tests.test_sse_paths import SAME_CHUNKS, _run, all_paths, assert_all_agree, fuzzed_bodies
+    from tests.test_sse_paths import options as path_options
+
+    body = data.draw(fuzzed_bodies() if Parser is SSEParser else sse_streams())
+    chunks = data.draw(partitions(body))
+    options = data.draw(path_options)
+    if Parser is SSEParser:
+        assert_all_agree(all_paths(body, chunks, **options), SAME_CHUNKS)
+    else:
+        whole = _run(lambda: Parser(**options), [body], None)[0]
+        assert _run(lambda: Parser(**options), chunks, None)[0] == whole

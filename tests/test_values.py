@@ -434,3 +434,14 @@ def test_every_value_capture_gives_its_manifest_values_for_any_reads(data, name)
         for c in result.tool_calls
     ] == list(capture.tool_calls)
     assert all(c.error is None for c in result.tool_calls)
+
+
+def test_a_second_start_of_the_same_call_is_a_framing_error_not_an_orphaned_call():
+    """issue 23 (mutant values ~168): a second ToolCallStart for one key must not replace the first."""
+    from lesson_lib.contracts import ToolCallStart
+    from lesson_lib.errors import FramingError
+
+    assembler = ValueAssembler()
+    assembler.apply(ToolCallStart("0", "call_天气", "get_weather"))
+    with pytest.raises(FramingError, match="started twice"):
+        assembler.apply(ToolCallStart("0", "call_é", "other"), offset=40, event_index=2)
