@@ -1237,6 +1237,9 @@ def test_a_chinese_letter_that_disagrees_with_the_words_fits_two_options(zh):
     assert not result.correct and "同时符合多个选项（A、B）" in result.message, result
     result = check("10.invented", "已完成（被截断）")
     assert not result.correct and "同时符合多个选项（A、B）" in result.message, result
+    assert "'已完成（被截断）'" in result.message  # quoted as typed, not in its NFKC form
+    result = check("04.length", "未完成（truncated）")
+    assert "'未完成（truncated）' 给出了两个不一致的答案" in result.message, result
 
 
 def test_a_bare_term_read_as_an_outcome_is_in_no_hint_of_a_question_it_answers():

@@ -302,6 +302,14 @@ def _literal_near_miss(q: Question, answer: Any, normal: str) -> str | None:
     return None
 
 
+def _as_typed(answer: Any, shown: str) -> str:
+    """``shown`` (what a message quotes of the answer, read in NFKC form) as the learner typed it, when it
+    is the whole answer: "completed（被截断）", not "completed(被截断)"."""
+    if isinstance(answer, str) and nfkc(answer.strip()) == shown:
+        return answer.strip()
+    return shown
+
+
 def check(key: str, answer: Any) -> Result:
     """Check ``answer`` to question ``key``. Never reveals the answer: a wrong one gets a hint.
 
@@ -315,9 +323,10 @@ def check(key: str, answer: Any) -> Result:
         normal = normal_form(q.kind, answer, q.options, q.units, q.field)
     except AmbiguousAnswer as exc:
         letters = text("exercises.letters_joiner").join(exc.letters)
-        return Result(key, False, text("exercises.ambiguous", shown=repr(exc.shown), letters=letters))
+        shown = repr(_as_typed(answer, exc.shown))
+        return Result(key, False, text("exercises.ambiguous", shown=shown, letters=letters))
     except DisagreeingAnswer as exc:
-        return Result(key, False, text("exercises.disagree", shown=repr(exc.shown)))
+        return Result(key, False, text("exercises.disagree", shown=repr(_as_typed(answer, exc.shown))))
     except (UnreadableAnswer, TypeError, ValueError):
         if answer is None:
             return Result(key, False, text("exercises.unanswered", prompt=q.prompt))
