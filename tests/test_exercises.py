@@ -1164,6 +1164,7 @@ GLOSSED = [
     ("04.clean_eof", "truncated (被截断)"),
     ("04.clean_eof", "truncated (Outcome.TRUNCATED)"),
     ("00.held_layer", "B character"),
+    ("00.held_layer", "b character"),
     ("00.held_layer", "Ｂ character"),
     ("00.held_layer", "B (character)"),
     ("10.invented", "completed (Outcome.COMPLETED)"),
@@ -1178,6 +1179,7 @@ CHINESE_GLOSSED = [
     ("10.invented", "已完成（completed）"),
     ("10.invented", "A 已完成"),
     ("00.held_layer", "B 字符"),
+    ("00.held_layer", "b 字符"),
     ("00.held_layer", "Ｂ 字符"),
     ("00.held_layer", "B　字符"),  # an ideographic space after the letter
     ("00.held_layer", "字符（character）"),
@@ -1374,3 +1376,13 @@ def test_another_compatibility_form_on_the_wire_is_named_as_such(language):
     said = "compatibility form" if language == "en" else "兼容形式"
     assert not result.correct and said in result.message and "ᵈ U+1D48" in result.message, result
     assert "full-width" not in result.message and "全角" not in result.message
+
+
+def test_an_article_before_english_words_is_an_article_not_the_letter_a(language):
+    """"a character" is the words of B with an article; only before words that are not English (a 字符) is
+    a lone a the letter A, and there it disagrees with the words."""
+    assert check("00.held_layer", "a character").correct
+    assert check("00.held_layer", "A character").correct
+    assert not check("00.held_layer", "a value").correct  # E's words, read as E: a wrong option, not A
+    message = check("00.held_layer", "a value").message
+    assert "(A" not in message and "（A" not in message, message

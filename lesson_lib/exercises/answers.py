@@ -14,7 +14,7 @@ when they read to the same normal form. What each kind accepts:
 * ``ints``: ``[2, 4]``, ``(4, 2)``, ``{2, 4}``, ``"2, 4"``, ``"2 4"``, ``"[2, 4]"``, ``"2、4"``, ``"二和四"``
   read as ``"2,4"``; a single whole number ``4`` as ``"4"``.
 * ``choice``: ``"B"``, ``"b"``, ``"(B)"``, ``"B)"``, ``["B"]``, the option as printed
-  (``"B) character"``, ``"(B) character"``, ``"B. character"``, and a capital letter, a space and the
+  (``"B) character"``, ``"(B) character"``, ``"B. character"``, and a letter, a space and the
   words: ``"B character"``, ``"B 字符"``; its letter and words must agree, else it is refused as
   fitting both), or the words of one option (its text, the text without its parenthesis, the
   parenthesis alone, a quoted value exactly as quoted, or an alias the question gives),
@@ -121,8 +121,9 @@ _LETTER = re.compile(r"\s*[(（]?\s*([A-Za-z])\s*[)）]?\s*[.)．。）]?\s*")
 _SEPARATORS = re.compile(r"\s*(?:[,;/&，；、]|\band\b|和)\s*", re.IGNORECASE)
 _PARENTHESES = r"\(([^)]*)\)|（([^）]*)）"
 #: An option as printed, letter and words: "B) character", "(B) character", "B. character", "b) character",
-#: and a capital letter, a space and the words: "B character", "B 字符".
-_PRINTED = re.compile(r"\s*(?:\(?([A-Z])\s*[).:]|([a-z])\)|([A-Z])(?=\s))\s*(\S.*?)\s*", re.S)
+#: and a letter, a space and the words: "B character", "B 字符", "b 字符" (an English article "a" before
+#: words is read as an article first, see :func:`_option_words`).
+_PRINTED = re.compile(r"\s*(?:\(?([A-Z])\s*[).:]|([a-z])\)|([A-Za-z])(?=\s))\s*(\S.*?)\s*", re.S)
 #: A value and its gloss in parentheses, "未完成（incomplete）", "truncated (被截断)" (see :func:`glossed`).
 _GLOSSED = re.compile(r"\s*([^()（）]*?[^()（）\s])\s*[(（]([^()（）]*[^()（）\s][^()（）]*)[)）]\s*", re.S)
 #: A module or class path before a name (see :func:`unqualified`).
