@@ -1258,7 +1258,7 @@ def test_a_bare_term_read_as_an_outcome_is_in_no_hint_of_a_question_it_answers()
 
 #: One pair of matching quotes around the whole answer is string syntax, whatever the quotes: ASCII, the
 #: Chinese curly ones, corner brackets.
-_QUOTE_PAIRS = [("“", "”"), ("‘", "’"), ("「", "」"), ("『", "』"), ("'", "'"), ('"', '"')]
+_QUOTE_PAIRS = [("“", "”"), ("‘", "’"), ("「", "」"), ("『", "』"), ("＂", "＂"), ("'", "'"), ('"', '"')]
 
 
 @pytest.mark.parametrize(("opening", "closing"), _QUOTE_PAIRS)
