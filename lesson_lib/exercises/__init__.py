@@ -1,17 +1,19 @@
 """Self-checks for the lessons: a learner answers in a cell, ``check()`` says right or gives a hint.
 
-A wrong answer gets a hint, never the answer. Answers are stored as SHA-256 digests of their normal form,
-which keeps an answer out of sight, not out of reach: a learner scrolling through this package does not
-read the answers, but anyone who hashes the few candidates of a question (its letters, a few numbers, the
-words in its prompt) with :func:`digest` recovers them in a short loop. The digests are a courtesy to the
-learner who wants to try first, not a secret; a course that grades for marks would keep its answers on a
-server. Every equivalent form of an answer passes ("B,C", "B, C", "BC", ["B", "C"], "B) character" as the
-option is printed, an option's words, "three" for 3, "once" where times are counted, full-width ``Ｂ``, a
-qualified ``lesson_lib.errors.X``, any case where case is not the point); the forms are in
-:mod:`.answers`. Where the exact text is the point (what is on the wire), a question is ``literal``: it is
-compared as typed, and the right text with other whitespace or a line ending, or in the wrong case, is told
-which of the two it got wrong. A true but too general answer (a base class of the exception asked for) is
-told "right family, be more specific". No hint contains an answer its question accepts:
+A wrong answer gets a hint, never the answer. Answers are stored as SHA-256 digests of their normal
+form, which keeps an answer out of sight, not out of reach: a learner scrolling through this package
+does not read the answers, but anyone who hashes the few candidates of a question (its letters, a
+few numbers, the words in its prompt) with :func:`digest` recovers them in a short loop. The digests
+are a courtesy to the learner who wants to try first, not a secret; a course that grades for marks
+would keep its answers on a server. Every equivalent form of an answer passes ("B,C", "B, C", "BC",
+["B", "C"], "B) character" as the option is printed, "B 字符", an option's words, a value with its
+gloss "未完成（incomplete）", "three" for 3, "once" where times are counted, full-width ``Ｂ``, “curly
+quotes” around it, a qualified ``lesson_lib.errors.X``, any case where case is not the point); the
+forms are in :mod:`.answers`. Where the exact text is the point (what is on the wire), a question is
+``literal``: it is compared as typed (not NFKC-normalised), and the right text in full-width
+characters, followed by a line ending, with other whitespace, or in the wrong case, is told which of
+these it got wrong. A true but too general answer (a base class of the exception asked for) is told
+"right family, be more specific". No hint contains an answer its question accepts:
 ``tests/test_exercises.py`` looks for every form in every hint.
 
 Each lesson's questions live in their own module (``lesson_01`` ...) and register here when imported, with
@@ -31,6 +33,7 @@ import hashlib
 import importlib
 import pkgutil
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -40,10 +43,12 @@ from ..i18n import LANGUAGES, catalogue, get_language, text
 from .answers import (
     KINDS,
     AmbiguousAnswer,
+    DisagreeingAnswer,
     Options,
     UnreadableAnswer,
     as_text,
     count_units,
+    nfkc,
     normal_form,
     unquote,
     words,
@@ -257,6 +262,54 @@ def _only_whitespace_differs(q: Question, normal: str) -> bool:
     return any(_sha(q.kind, v) == q.answer_digest for v in variants - {normal})
 
 
+def _trailing_line_ending(q: Question, normal: str) -> str | None:
+    """The line ending (CR, LF or both) after the right text in the literal answer ``normal``, if that is
+    all that differs ("message_stop\\n", "'data: 你好'\\n"); else None."""
+    head = normal.rstrip("\r\n")
+    if head == normal:
+        return None
+    right = any(_sha(q.kind, v) == q.answer_digest for v in {head, unquote(head)})
+    return normal[len(head) :] if right else None
+
+
+def _first_compatibility_character(text: str) -> str | None:
+    """The first character of ``text`` that NFKC reads as another (a full-width ``［``), or None."""
+    return next((ch for ch in text if not ch.isspace() and nfkc(ch) != ch), None)
+
+
+def _literal_near_miss(q: Question, answer: Any, normal: str) -> str | None:
+    """What a wrong literal answer is told when it is the right text but for its bytes: full-width or
+    other compatibility characters (told first: fixing them may leave only case or whitespace), a line
+    ending after it, other whitespace, or the case. None when it is wrong in another way."""
+    if isinstance(answer, str):
+        compatible = normal_form(q.kind, nfkc(answer), field=q.field)
+        shown = _first_compatibility_character(answer)
+        if shown is not None and (
+            _sha(q.kind, compatible) == q.answer_digest
+            or _only_whitespace_differs(q, compatible)
+            or (q.folded_digest and _sha("word", words(compatible)) == q.folded_digest)
+        ):
+            wide = unicodedata.decomposition(shown).startswith("<wide>")
+            name = "exercises.wrong_width" if wide else "exercises.wrong_compatibility"
+            return text(name, shown=f"{shown} U+{ord(shown):04X}")
+    ending = _trailing_line_ending(q, normal)
+    if ending is not None:
+        return text("exercises.wrong_line_ending", ending=repr(ending))
+    if _only_whitespace_differs(q, normal):
+        return text("exercises.wrong_whitespace")
+    if q.folded_digest and _sha("word", words(normal)) == q.folded_digest:
+        return text("exercises.wrong_case")
+    return None
+
+
+def _as_typed(answer: Any, shown: str) -> str:
+    """``shown`` (what a message quotes of the answer, read in NFKC form) as the learner typed it, when it
+    is the whole answer: "completed（被截断）", not "completed(被截断)"."""
+    if isinstance(answer, str) and nfkc(answer.strip()) == shown:
+        return answer.strip()
+    return shown
+
+
 def check(key: str, answer: Any) -> Result:
     """Check ``answer`` to question ``key``. Never reveals the answer: a wrong one gets a hint.
 
@@ -270,17 +323,19 @@ def check(key: str, answer: Any) -> Result:
         normal = normal_form(q.kind, answer, q.options, q.units, q.field)
     except AmbiguousAnswer as exc:
         letters = text("exercises.letters_joiner").join(exc.letters)
-        return Result(key, False, text("exercises.ambiguous", shown=repr(exc.shown), letters=letters))
+        shown = repr(_as_typed(answer, exc.shown))
+        return Result(key, False, text("exercises.ambiguous", shown=shown, letters=letters))
+    except DisagreeingAnswer as exc:
+        return Result(key, False, text("exercises.disagree", shown=repr(_as_typed(answer, exc.shown))))
     except (UnreadableAnswer, TypeError, ValueError):
         if answer is None:
             return Result(key, False, text("exercises.unanswered", prompt=q.prompt))
         return Result(key, False, text("exercises.unreadable", wants=q.wants(), hint=q.hint))
     if _sha(q.kind, normal) == q.answer_digest:
         return Result(key, True, q.explanation)
-    if q.kind == "literal" and _only_whitespace_differs(q, normal):
-        return Result(key, False, text("exercises.wrong_whitespace"))
-    if q.kind == "literal" and q.folded_digest and _sha("word", words(normal)) == q.folded_digest:
-        return Result(key, False, text("exercises.wrong_case"))
+    near_miss = _literal_near_miss(q, answer, normal) if q.kind == "literal" else None
+    if near_miss is not None:
+        return Result(key, False, near_miss)
     if q.kind in ("word", "literal") and words(normal) in q.broader:
         shown = as_text(answer).strip()
         return Result(key, False, text("exercises.too_general", shown=shown, hint=q.hint))

@@ -13,13 +13,15 @@ when they read to the same normal form. What each kind accepts:
   ``True``, ``3.5`` and ``"3.5"`` are refused (they are not whole numbers), never rounded into one.
 * ``ints``: ``[2, 4]``, ``(4, 2)``, ``{2, 4}``, ``"2, 4"``, ``"2 4"``, ``"[2, 4]"``, ``"2、4"``, ``"二和四"``
   read as ``"2,4"``; a single whole number ``4`` as ``"4"``.
-* ``choice``: ``"B"``, ``"b"``, ``"(B)"``, ``"B)"``, ``["B"]``, the option as printed (``"B) character"``,
-  ``"(B) character"``, ``"B. character"``: its letter and words must agree, else it is refused as fitting
-  both), or the words of one option (its text, the text without its parenthesis, the parenthesis alone, a
-  quoted value exactly as quoted, or an alias the question gives), case-insensitive, with ``_`` read as a
-  space, without a leading article ("the empty string") or a final full stop, and without a module or
-  class path (``asyncio.CancelledError``, ``Outcome.COMPLETED``). Words that fit several options are refused
-  with :class:`AmbiguousAnswer`, never guessed. A question's options may be read from two prompts (its
+* ``choice``: ``"B"``, ``"b"``, ``"(B)"``, ``"B)"``, ``["B"]``, the option as printed
+  (``"B) character"``, ``"(B) character"``, ``"B. character"``, and a letter, a space and the
+  words: ``"B character"``, ``"B 字符"``; its letter and words must agree, else it is refused as
+  fitting both), or the words of one option (its text, the text without its parenthesis, the
+  parenthesis alone, a quoted value exactly as quoted, or an alias the question gives),
+  case-insensitive, with ``_`` read as a space, without a leading article ("the empty string") or
+  a final full stop, and without a module or class path (``asyncio.CancelledError``,
+  ``Outcome.COMPLETED``). Words that fit several options are refused with
+  :class:`AmbiguousAnswer`, never guessed. A question's options may be read from two prompts (its
   Chinese one and its English one: :class:`Options`), each option's words from both.
 * ``choices``: a list of such items, or one string of them separated by commas, semicolons, ``/``, ``&``,
   ``and``, ``和``, ``、`` or spaces (``"B,C"``, ``"B, C"``, ``"B and C"``, ``"B、C"``, ``"NEL, U+2028"``), or
@@ -30,24 +32,39 @@ when they read to the same normal form. What each kind accepts:
 * ``word``: case-insensitive, runs of whitespace read as one space, quotes around the answer dropped. An
   exception class or instance reads as its class name, an enum member as its value; a qualified name as
   the name (``lesson_lib.errors.TruncatedCharacterError``, ``builtins.UnicodeDecodeError``,
-  ``Outcome.TRUNCATED``); the glossary's Chinese term for an outcome (被截断, 未完成, 已完成 ..., and
-  不完整) as the outcome's value (:data:`OUTCOME_TERMS`), in both languages.
+  ``Outcome.TRUNCATED``); the glossary's Chinese term for an outcome (被截断, 未完成, 已完成 ...), the
+  lessons' 回答不完整, and 不完整 and 截断, as the outcome's value (:data:`OUTCOME_TERMS`), in both
+  languages. No hint of a question whose answer such a term is says the term, not even inside another
+  word (截断原因): the leak test reads every piece of every hint.
 * ``literal``: for what must match byte for byte on the wire (``[DONE]``, an event type, a pending line).
-  Compared exactly as typed: case, spaces around or inside it and line endings all count, so
-  ``" [DONE] "``, ``"[DONE]\\n"`` and ``"data: 你好\\r"`` are wrong (:func:`lesson_lib.exercises.check`
-  tells the learner that only whitespace or a line ending differs: on the wire that byte matters). One
-  thing is read as not being the learner's text: one pair of matching quotes around the *whole* answer,
-  ``"'data: 你好'"``. Those are Python's string syntax, which a learner copies from a repr such as
-  ``pending_text`` shows or types around a value by habit; they are not bytes on the wire, and no literal
-  answer of this course starts and ends with the same quote. Whitespace outside such quotes is not
+  Compared exactly as typed: case, spaces around or inside it, line endings and the width of its
+  characters all count, so ``" [DONE] "``, ``"[DONE]\\n"``, ``"data: 你好\\r"`` and a full-width
+  ``"［DONE］"`` are wrong (:func:`lesson_lib.exercises.check` tells the learner which: full-width
+  characters, naming the first one and its code point, ``［ U+FF3B``; a line ending after the right text,
+  naming it; other whitespace; the case: on the wire those are other bytes). One thing is read as not
+  being the learner's text: one pair of matching quotes around the *whole* answer, ``"'data: 你好'"``,
+  ``"“data: 你好”"``, ``"「[DONE]」"`` (:data:`QUOTE_PAIRS`: ASCII, full-width ASCII, ``“ ”``, ``‘ ’``,
+  ``「 」``, ``『 』``; the same pairs in every kind). Those are string syntax, which a learner copies
+  from a repr such as ``pending_text`` shows or types around a value by habit (a Chinese input method
+  types ``“ ”``); they are not bytes on the wire, and no literal answer of this course starts with an
+  opening quote and ends with its closing one. Whitespace outside such quotes is not
   dropped (``" '[DONE]' "`` is wrong: those would be bytes). Where a question names the SSE field its
   answer is the value of (``field="event"``), the whole field line (``"event: message_stop"``) reads as
   the value.
 
-Every string answer is first put in Unicode NFKC form, except its whitespace (:func:`nfkc`): a
-full-width ``Ｂ``, ``３`` or ``［DONE］``, what a Chinese input method types, reads as ``B``, ``3`` and
-``[DONE]`` (a learner who means ``[DONE]`` has typed it with the wrong keyboard mode, not the wrong
-idea), while an ideographic or no-break space stays a different byte.
+A value and its gloss in parentheses, either order, ASCII or full-width parentheses
+(``"未完成（incomplete）"``, the glossary's own form; ``"incomplete (未完成)"``; ``"completed（已完成）"``
+for an option; ``"10 (ten)"``; ``"对（True）"``), reads as the value when both parts read as the
+same answer of the question's kind (:func:`glossed`); when both read and differ it is refused
+(:class:`DisagreeingAnswer`, or for a choice :class:`AmbiguousAnswer` naming both options),
+never read as one of them. A ``literal`` is not read this way: its parentheses would be bytes.
+
+Every string answer of the other kinds is first put in Unicode NFKC form, except its whitespace
+(:func:`nfkc`): a full-width ``Ｂ``, ``３`` or ``ｔｒｕｎｃａｔｅｄ``, what a Chinese input method types,
+reads as ``B``, ``3`` and ``truncated`` (the learner had the right idea in the wrong keyboard mode),
+while an ideographic or no-break space stays a different character. A ``literal`` answer is not: on the
+wire ``［`` (U+FF3B, bytes EF BC BB) is not ``[`` (5B), and a client comparing ``[DONE]`` byte for
+byte does not see it.
 
 An answer whose form does not fit raises :class:`UnreadableAnswer` with what the question wants, so that
 the learner is told the form, not that the answer is wrong.
@@ -86,13 +103,29 @@ _DUOSHAO = re.compile(r"(?:多少|几)\s*([^？?，,。.；;：:（(）)、！!]
 _MEASURE_WORDS = "个次种处条段块行项"
 _ZH_COUNT = re.compile(r"([+-]?\d+|[零〇一二两三四五六七八九十]+)\s*(\S.*)", re.DOTALL)
 
-_QUOTES = "'\"`"
+#: The pairs of quotes that are string syntax around a whole answer: ASCII, the full-width ASCII ones (a
+#: literal answer is not NFKC-normalised), the Chinese curly quotes and corner brackets.
+QUOTE_PAIRS = {
+    "'": "'",
+    '"': '"',
+    "`": "`",
+    "＇": "＇",
+    "＂": "＂",
+    "“": "”",
+    "‘": "’",
+    "「": "」",
+    "『": "』",
+}
 _OPTION = re.compile(r"(?:^|(?<=[\s?:.;？：。；，]))([A-Z])\) (.+?)(?=;\s+[A-Z]\) |；\s*[A-Z]\) |$)", re.S)
 _LETTER = re.compile(r"\s*[(（]?\s*([A-Za-z])\s*[)）]?\s*[.)．。）]?\s*")
 _SEPARATORS = re.compile(r"\s*(?:[,;/&，；、]|\band\b|和)\s*", re.IGNORECASE)
 _PARENTHESES = r"\(([^)]*)\)|（([^）]*)）"
-#: An option as printed, letter and words: "B) character", "(B) character", "B. character", "b) character".
-_PRINTED = re.compile(r"\s*\(?(?:([A-Z])\s*[).:]|([a-z])\))\s*(\S.*?)\s*", re.S)
+#: An option as printed, letter and words: "B) character", "(B) character", "B. character", "b) character",
+#: and a letter, a space and the words: "B character", "B 字符", "b 字符" (an English article "a" before
+#: words is read as an article first, see :func:`_option_words`).
+_PRINTED = re.compile(r"\s*(?:\(?([A-Z])\s*[).:]|([a-z])\)|([A-Za-z])(?=\s))\s*(\S.*?)\s*", re.S)
+#: A value and its gloss in parentheses, "未完成（incomplete）", "truncated (被截断)" (see :func:`glossed`).
+_GLOSSED = re.compile(r"\s*([^()（）]*?[^()（）\s])\s*[(（]([^()（）]*[^()（）\s][^()（）]*)[)）]\s*", re.S)
 #: A module or class path before a name (see :func:`unqualified`).
 _QUALIFIER = re.compile(
     r"^(?:lesson_lib(?:\.[A-Za-z_]\w*)*|builtins|asyncio|exceptions|Outcome)\.(?=[A-Za-z_]\w*$)"
@@ -103,8 +136,10 @@ OUTCOME_TERMS = {
     "已完成": "completed",
     "未完成": "incomplete",
     "不完整": "incomplete",
+    "回答不完整": "incomplete",  # the lessons' name for it (lesson 04)
     "被截断": "truncated",
     "已截断": "truncated",
+    "截断": "truncated",
     "服务端错误": "service_error",
     "服务错误": "service_error",
     "解码错误": "decode_error",
@@ -118,6 +153,14 @@ class UnreadableAnswer(ValueError):
     """The answer is not in a form this kind of question can read; the message says what it wants."""
 
 
+class DisagreeingAnswer(ValueError):
+    """The answer is a value and a gloss in parentheses that read as two different answers."""
+
+    def __init__(self, shown: str) -> None:
+        super().__init__(f"{shown!r} gives two answers that disagree")
+        self.shown = shown
+
+
 class AmbiguousAnswer(ValueError):
     """The answer's words fit more than one option: ``letters`` are the options they fit."""
 
@@ -127,16 +170,18 @@ class AmbiguousAnswer(ValueError):
         self.letters = letters
 
 
-def as_text(answer: Any) -> str:
+def as_text(answer: Any, compatible: bool = True) -> str:
     """An answer as text: an exception class or instance as its class name, an enum member as its value, a
-    string in its NFKC form except for its whitespace (:func:`nfkc`)."""
+    string in its NFKC form except for its whitespace (:func:`nfkc`), or as it is if not ``compatible``
+    (what a ``literal`` answer is: bytes on the wire)."""
     if isinstance(answer, type) and issubclass(answer, BaseException):
         return answer.__name__
     if isinstance(answer, BaseException):
         return type(answer).__name__
     if isinstance(answer, enum.Enum):
         return str(answer.value)
-    return nfkc(answer if isinstance(answer, str) else str(answer))
+    text = answer if isinstance(answer, str) else str(answer)
+    return nfkc(text) if compatible else text
 
 
 def nfkc(text: str) -> str:
@@ -152,10 +197,36 @@ def nfkc(text: str) -> str:
 
 
 def unquote(text: str) -> str:
-    """``text`` without one pair of matching quotes around it (nothing else is removed)."""
-    if len(text) >= 2 and text[0] == text[-1] and text[0] in _QUOTES:
+    """``text`` without one pair of matching quotes around it (nothing else is removed): ``'x'``, ``"x"``,
+    ``“x”``, ``‘x’``, ``「x」``, ``『x』`` (:data:`QUOTE_PAIRS`); ``“x」`` or ``”x“`` are not a pair."""
+    if len(text) >= 2 and QUOTE_PAIRS.get(text[0]) == text[-1]:
         return text[1:-1]
     return text
+
+
+def glossed(text: str) -> tuple[str, str] | None:
+    """The two parts of a value and its gloss in parentheses, ``"未完成（incomplete）"`` as ``("未完成",
+    "incomplete")``, either order, ASCII or full-width parentheses; None if ``text`` is not one (each part
+    must be non-empty and without parentheses of its own). A caller reads each part and takes the answer
+    only where the two agree."""
+    match = _GLOSSED.fullmatch(text)
+    return (match.group(1), match.group(2).strip()) if match else None
+
+
+def _agreeing(text: str, read: Any) -> Any:
+    """What ``read`` gives for both parts of ``text`` if it is a value with its gloss and both parts read
+    as the same answer; None if it is not one or a part does not read. Raises :class:`DisagreeingAnswer`
+    when both parts read and differ."""
+    parts = glossed(text)
+    if parts is None:
+        return None
+    try:
+        value, gloss = read(parts[0]), read(parts[1])
+    except ValueError:
+        return None
+    if value != gloss:
+        raise DisagreeingAnswer(text.strip())
+    return value
 
 
 def words(text: str) -> str:
@@ -275,6 +346,9 @@ def count(answer: Any, units: frozenset[str] = frozenset()) -> int:
     ``"thrice"`` read as 1, 2 and 3. Other words after a number are refused."""
     if not isinstance(answer, str):
         return whole_number(answer)
+    agreed = _agreeing(nfkc(answer), lambda part: count(part, units))  # "10 (ten)"
+    if agreed is not None:
+        return agreed
     text = unquote(nfkc(answer).strip()).strip()
     text = re.sub(r"^(?:exactly\s+|恰好\s*)", "", text, flags=re.IGNORECASE)  # "exactly once", "恰好一次"
     if units & _TIMES and text.casefold() in MULTIPLES:
@@ -296,7 +370,8 @@ def count(answer: Any, units: frozenset[str] = frozenset()) -> int:
 def whole_numbers(answer: Any) -> list[int]:
     """``answer`` as a list of ints: a list (tuple, set) of numbers, one number, or numbers in a string."""
     if isinstance(answer, str):
-        parts = [p for p in re.split(r"[\s,;\[\]()，；、（）【】]+|\band\b|和", answer.strip()) if p]
+        text = unquote(nfkc(answer).strip())  # "“2, 4”", "［4］"
+        parts = [p for p in re.split(r"[\s,;\[\]()，；、（）【】]+|\band\b|和", text) if p]
         return [whole_number(p) for p in parts]
     if isinstance(answer, Iterable):
         return [whole_number(x) for x in answer]
@@ -335,9 +410,10 @@ def option_forms(text: str, aliases: Iterable[str] = ()) -> tuple[set[str], set[
 
 def _option_words(text: str) -> str:
     """The words of an option or of a learner's item, compared: NFKC, casefolded, ``_`` as a space, without
-    a leading article ("the empty string") or a full stop at the end ("character.")."""
+    a leading article ("the empty string") or a full stop at the end ("character."). An article is one
+    only before English words: in "A 字符" the A is a letter (see :data:`_PRINTED`)."""
     folded = words(nfkc(text).replace("_", " ")).rstrip(".。")
-    return re.sub(r"^(?:the|an|a) (?=\S)", "", folded)
+    return re.sub(r"^(?:the|an|a) (?=[\x21-\x7e])", "", folded)
 
 
 def unqualified(text: str) -> str:
@@ -391,18 +467,19 @@ class Options:
         if item is None:
             item = "None"
         raw = as_text(item)
-        match = _LETTER.fullmatch(raw)
+        match = _LETTER.fullmatch(unquote(raw.strip()))  # "B", "'B'", "“B”"
         if match and (not self.texts or match.group(1).upper() in self.texts):
             return match.group(1).upper()
-        named = self._named(raw)
+        named = self._named_or_glossed(raw)
         if named is not None or not self.texts:
             return named
         printed = _PRINTED.fullmatch(raw)
-        if printed and (printed.group(1) or printed.group(2)).upper() in self.texts:
-            # the option as printed, "B) character": its letter and its words must agree
-            letter = (printed.group(1) or printed.group(2)).upper()
+        shown = printed and (printed.group(1) or printed.group(2) or printed.group(3))
+        if printed and shown.upper() in self.texts:
+            # the option as printed, "B) character" or "B 字符": its letter and its words must agree
+            letter = shown.upper()
             try:
-                by_words = self._named(printed.group(3))
+                by_words = self._named_or_glossed(printed.group(4))
             except AmbiguousAnswer as exc:
                 if letter in exc.letters:
                     return letter
@@ -412,6 +489,29 @@ class Options:
             if by_words is not None:
                 raise AmbiguousAnswer(raw.strip(), sorted({letter, by_words}))
         return None
+
+    def _named_or_glossed(self, raw: str) -> str | None:
+        """The option ``raw``'s words name, or that a value and its gloss both name ("completed（已完成）",
+        "B (character)"), or None. Raises :class:`AmbiguousAnswer`, also where the two parts of a glossed
+        answer name two options."""
+        named = self._named(raw)
+        if named is not None:
+            return named
+        try:
+            return _agreeing(raw, self._part)
+        except DisagreeingAnswer:
+            value, gloss = glossed(raw) or ("", "")
+            raise AmbiguousAnswer(raw.strip(), sorted({self._part(value), self._part(gloss)})) from None
+
+    def _part(self, text: str) -> str:
+        """The option one part of a glossed answer names: a letter, or an option's words."""
+        match = _LETTER.fullmatch(text)
+        if match and match.group(1).upper() in self.texts:
+            return match.group(1).upper()
+        named = self._named(text)
+        if named is None:
+            raise UnreadableAnswer(f"{text!r} names no option")
+        return named
 
     def _named(self, raw: str) -> str | None:
         """The option whose words ``raw`` is, or None. Raises :class:`AmbiguousAnswer`."""
@@ -442,7 +542,7 @@ class Options:
 
     def choices(self, answer: Any) -> str:
         if isinstance(answer, str) or answer is None or not isinstance(answer, Iterable):
-            items = self._items(as_text(answer) if answer is not None else "None")
+            items = self._items(unquote(as_text(answer).strip()) if answer is not None else "None")
         else:
             items = [self._one(item) for item in answer]
         return ",".join(sorted(set(items)))
@@ -482,12 +582,20 @@ class Options:
 def _bool(answer: Any) -> str:
     if isinstance(answer, bool):
         return str(answer)
+    agreed = _agreeing(as_text(answer), _bool)  # "对（True）"
+    if agreed is not None:
+        return agreed
     word = unquote(as_text(answer).strip()).strip().casefold()
     if word in {"true", "yes", "对", "是", "正确", "对的", "是的"}:
         return "True"
     if word in {"false", "no", "错", "否", "错误", "错的", "不对"}:
         return "False"
     raise UnreadableAnswer(f"not a yes/no answer: {answer!r}")
+
+
+def _word(text: str) -> str:
+    word = words(unqualified(unquote(text.strip())))
+    return OUTCOME_TERMS.get(word, word)
 
 
 def normal_form(
@@ -517,10 +625,11 @@ def normal_form(
     if kind == "bool":
         return _bool(answer)
     if kind == "word":
-        word = words(unqualified(unquote(as_text(answer).strip())))
-        return OUTCOME_TERMS.get(word, word)
+        text = as_text(answer)
+        agreed = _agreeing(text, _word)  # "未完成（incomplete）", "truncated (被截断)"
+        return agreed if agreed is not None else _word(text)
     if kind == "literal":
-        text = unquote(as_text(answer))
+        text = unquote(as_text(answer, compatible=False))
         line = re.fullmatch(rf"{re.escape(field)}: ?(.*)", text, re.S) if field else None
         return line.group(1) if line else text
     raise ValueError(f"unknown question kind {kind!r}")

@@ -97,7 +97,7 @@ STRINGS = {
     "questions.04.clean_eof.prompt": "响应体在一个完整的事件之后正常结束，但始终没有收到终止信号。consume() 报告的判定结果（outcome）是什么？（写出 outcome 的值，一个英文单词）",
     "questions.04.clean_eof.hint": "分帧是完整的；缺的是服务明确表示它已经结束。",
     "questions.04.clean_eof.hints.completed": "字节里没有任何东西表明服务已经结束：连接关闭不等于回答完成。",
-    "questions.04.clean_eof.hints.incomplete": "incomplete 需要服务自己的终止信号，并带有截断原因。这里没有终止信号。",
+    "questions.04.clean_eof.hints.incomplete": "incomplete 需要服务自己的终止信号，并且信号里的原因说明回答没有写完。这里没有终止信号。",
     "questions.04.clean_eof.explanation": "truncated，且 truncated_at='completion'：每一层的单元都是完整的，但服务始终没有表示结束。",
     # 04.length
     "questions.04.length.prompt": "终止信号到达了，finish reason 是 'length'。判定结果是什么？（写出 outcome 的值，一个英文单词）",
