@@ -24,7 +24,7 @@ README = HERE / "README.md"
 #: Benchmark suites by name, each a module with SECTIONS, Config, render and plot: linear cost (issue 2),
 #: lesson_lib against the peer parsers and the openai SDK (issue 7), and peak memory of one stream against
 #: its limits (issue 23).
-SUITES = {"linear_cost": linear_cost, "peers": peers, "memory": memory}
+SUITES = {"linear_cost": linear_cost, "peers": peers, "memory_bound": memory}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"## {section.title}  ({time.perf_counter() - start:.0f} s)\n")
             print("\n".join(section.lines), flush=True)
         report = suite.render(sections, env, args.quick)
-        # A suite run whole at full size (``--only memory``, say) is a full run of that suite.
+        # A suite run whole at full size (``--only memory_bound``, say) is a full run of that suite.
         partial = bool(args.quick or len(chosen) < len(suite.SECTIONS))
         suffix = ".tmp" if partial else ""
         RESULTS.mkdir(exist_ok=True)

@@ -136,7 +136,9 @@ class FastSSEParser(ParserViews):
     raises :class:`LimitExceededError` with the byte offset and drops nothing. ``None`` lifts a bound.
 
     Guarantees: the same events, ``last_event_id`` and ``retry`` for every chunking of the same bytes;
-    cost linear in the bytes; memory bounded by the limits. Nothing the bytes contain raises anything but a
+    cost linear in the bytes; memory bounded by the limits, in bytes: one stream's buffers stay within
+    :func:`lesson_lib.options.stream_buffer_bound` (179 MiB at the defaults in strict mode, a quarter of
+    it for ASCII text; ``benchmarks/memory.py``). Nothing the bytes contain raises anything but a
     :class:`BoundaryError`. After an error or ``close()`` the parser refuses input
     (:class:`ParserStateError`); any exception escaping ``feed()`` or ``close()`` leaves it failed, never
     open with half-updated state. A read that is not bytes (``feed("text")``) raises ``TypeError`` before

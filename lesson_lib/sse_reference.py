@@ -30,7 +30,8 @@ class ReferenceSSEParser(ParserViews):
     ``errors="strict"``: invalid UTF-8 raises :class:`StreamDecodeError` naming the byte offset;
     ``errors="replace"``: invalid bytes become U+FFFD, as in a browser's ``EventSource``.
     ``max_line_chars`` and ``max_event_chars`` bound a line and an event's data (``None``: no bound);
-    past either, :class:`LimitExceededError` with the byte offset, and nothing dropped. ``comments=True``
+    past either, :class:`LimitExceededError` with the byte offset, and nothing dropped. Memory, in bytes:
+    within :func:`lesson_lib.options.stream_buffer_bound` for the same limits. ``comments=True``
     also returns :class:`Comment` lines. ``last_event_id`` is where a reconnection starts from.
     """
 
