@@ -912,7 +912,9 @@ _OPTIONS_DOC = """
       lines), ``max_event_chars`` (SSE event data), ``max_element_chars`` (JSON array element),
       ``max_events``, ``max_bytes_without_progress`` (checked after each read, counted from the end of the
       read that carried the last progress signal), ``max_tool_arguments_chars`` (one tool call's arguments
-      text);
+      text). In bytes, the framing's buffers stay within :func:`lesson_lib.options.stream_buffer_bound`
+      for these limits (179 MiB at the defaults on SSE, strict); the answer being built (text, tool calls)
+      and the JSON value of the event being handled come on top;
     * timeouts, in seconds, ``None`` by default (a positive finite number, else ``ValueError`` naming it):
       ``idle_timeout`` (no byte at all), ``progress_timeout`` (no text delta or business stage: bytes and
       heartbeats do not count), ``deadline`` (the whole answer, from the call). When one runs out the

@@ -17,6 +17,7 @@ import re
 
 from .errors import IncompleteStreamError, LimitExceededError, ParserStateError
 from .options import check_int
+from .pieces import CHECK_EVERY, compact_tail
 
 #: Default bound on one line, in characters. Larger than any event a service documented in 2026 sends
 #: on one line; set ``max_line_chars`` to raise or lower it, or ``None`` to lift it for trusted input.
@@ -222,6 +223,8 @@ class LineSplitter:
 
     def _extend(self, text: str, start: int) -> list[str]:
         self._parts.append(text)
+        if not len(self._parts) % CHECK_EVERY:  # a long line in small reads: join its pieces (memory)
+            compact_tail(self._parts, "")
         self._pending += len(text)
         if self._max is not None and self._pending_too_long(text, self._pending):
             over = self._max - (self._pending - len(text))  # index in text of the first char past the limit

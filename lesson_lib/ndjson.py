@@ -41,6 +41,7 @@ from .errors import (
 from .lines import DEFAULT_MAX_LINE_CHARS as _LINE_LAYER_DEFAULT
 from .lines import LineSplitter
 from .options import check_int
+from .pieces import CHECK_EVERY, compact_tail
 
 __all__ = [
     "DEFAULT_MAX_ELEMENT_CHARS",
@@ -552,6 +553,8 @@ class JSONArrayParser(_JSONTextParser):
         if self._kind != _NONE:
             piece = text[start:]
             self._parts.append(piece)
+            if not len(self._parts) % CHECK_EVERY:  # a long element in small reads: join its pieces
+                compact_tail(self._parts, "")
             self._pending += len(piece)
             if self._max is not None and self._pending > self._max:
                 self._fail_limit("".join(self._parts))

@@ -74,6 +74,7 @@ from .decoding import (
 )
 from .errors import BoundaryError, LimitExceededError, ParserStateError, StreamDecodeError
 from .lines import DEFAULT_MAX_LINE_CHARS, LineSplitter
+from .pieces import CHECK_EVERY, compact_tail
 from .sse_common import DEFAULT_MAX_EVENT_CHARS, Comment, Event, ParserViews, check_options, retry_ms
 from .sse_runs import EventRun, find_event_run
 
@@ -141,7 +142,9 @@ class FastSSEParser(ParserViews):
     raises :class:`LimitExceededError` with the byte offset and drops nothing. ``None`` lifts a bound.
 
     Guarantees: the same events, ``last_event_id`` and ``retry`` for every chunking of the same bytes;
-    cost linear in the bytes; memory bounded by the limits. Nothing the bytes contain raises anything but a
+    cost linear in the bytes; memory bounded by the limits, in bytes: one stream's buffers stay within
+    :func:`lesson_lib.options.stream_buffer_bound` (179 MiB at the defaults in strict mode, a quarter of
+    it for ASCII text; ``benchmarks/memory.py``). Nothing the bytes contain raises anything but a
     :class:`BoundaryError`. After an error or ``close()`` the parser refuses input
     (:class:`ParserStateError`); any exception escaping ``feed()`` or ``close()`` leaves it failed, never
     open with half-updated state. A read that is not bytes (``feed("text")``) raises ``TypeError`` before
@@ -261,7 +264,8 @@ class FastSSEParser(ParserViews):
     @property
     def pending_data(self) -> list[str]:
         """Event layer: the data lines of the event being assembled."""
-        return [replace_escapes(v) for v in self._data] if self._replace else list(self._data)
+        lines = [line for group in self._data for line in group.split("\n")]  # (see lesson_lib.pieces)
+        return [replace_escapes(v) for v in lines] if self._replace else lines
 
     @property
     def pending_event_type(self) -> str:
@@ -520,6 +524,8 @@ class FastSSEParser(ParserViews):
                 return [event]
             self._data.append(value)
             self._data_chars += len(value) + 1
+            if not len(self._data) % CHECK_EVERY:  # many short lines: join them in groups (memory)
+                compact_tail(self._data, "\n")
             self._fields_pending = True
             if not pieces and run is None:  # small reads end one line at a time, most often a data line
                 return []
@@ -899,6 +905,8 @@ class FastSSEParser(ParserViews):
             pending = True
             data.append(value)
             chars += len(value) + 1
+            if not len(data) % CHECK_EVERY:  # many short lines: join them in groups (memory)
+                compact_tail(data, "\n")
             if chars > over:
                 self._data, self._data_chars, self._event_type = data, chars, event_type
                 self._id_buffer, self._last_event_id, self._fields_pending = id_buffer, last_id, pending

@@ -20,6 +20,7 @@ from __future__ import annotations
 from .decoding import IncrementalUTF8Decoder, as_bytes, replace_escapes, utf8_length
 from .errors import LimitExceededError, ParserStateError, StreamDecodeError
 from .lines import DEFAULT_MAX_LINE_CHARS, LineSplitter
+from .pieces import CHECK_EVERY, compact_tail
 from .sse_common import DEFAULT_MAX_EVENT_CHARS, Comment, Event, ParserViews, check_options, retry_ms
 
 
@@ -29,7 +30,8 @@ class ReferenceSSEParser(ParserViews):
     ``errors="strict"``: invalid UTF-8 raises :class:`StreamDecodeError` naming the byte offset;
     ``errors="replace"``: invalid bytes become U+FFFD, as in a browser's ``EventSource``.
     ``max_line_chars`` and ``max_event_chars`` bound a line and an event's data (``None``: no bound);
-    past either, :class:`LimitExceededError` with the byte offset, and nothing dropped. ``comments=True``
+    past either, :class:`LimitExceededError` with the byte offset, and nothing dropped. Memory, in bytes:
+    within :func:`lesson_lib.options.stream_buffer_bound` for the same limits. ``comments=True``
     also returns :class:`Comment` lines. ``last_event_id`` is where a reconnection starts from.
     """
 
@@ -159,6 +161,8 @@ class ReferenceSSEParser(ParserViews):
         elif name == "data":  # append the value and one LF to the data buffer
             self._data.append(value)
             self._data_chars += len(value) + 1
+            if not len(self._data) % CHECK_EVERY:  # many short lines: join them in groups (memory)
+                compact_tail(self._data, "\n")
         elif name == "id" and "\x00" not in value:  # the last event ID buffer; a U+0000 voids it
             self._id_buffer = self._visible(value)
         elif name == "retry" and value.isascii() and value.isdigit():  # only ASCII digits count
@@ -226,7 +230,7 @@ class ReferenceSSEParser(ParserViews):
 
     @property
     def pending_data(self) -> list[str]:
-        return [self._visible(value) for value in self._data]
+        return [self._visible(line) for group in self._data for line in group.split("\n")]
 
     @property
     def pending_event_type(self) -> str:

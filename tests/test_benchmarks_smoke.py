@@ -322,3 +322,25 @@ def test_the_reference_parser_is_timed_and_agrees() -> None:
     assert peers.reference_count(workloads.reads(data, 7)) == workloads.expected_chat(TINY)[0]
     assert peers.reference_events(workloads.reads(data, 7)) == peers.lesson_lib_events([data])
     assert not peers.PARSERS[peers.REFERENCE].peer  # never counted as a peer in the targets
+
+
+def test_memory_suite_runs_renders_and_plots_on_tiny_limits(tmp_path) -> None:
+    """Issue 23: every memory section runs (each cell a fresh process), renders and plots; the lesson_lib
+    rows stop at the limit their input crosses and are checked against the documented bound."""
+    from benchmarks import memory
+
+    config = memory.Config(
+        max_line_chars=4096,
+        max_event_chars=16384,
+        max_element_chars=4096,
+        small_read_line_chars=512,
+        many_events_bytes=TINY,
+        peers=False,
+    )
+    sections = [section(config) for section in memory.SECTIONS.values()]
+    assert all(section.ok for section in sections)
+    report = memory.render(sections, harness.environment(), quick=True)
+    assert "max_event_chars at byte" in report and "max_line_chars at byte" in report
+    assert "max_element_chars at byte" in report and "**NO**" not in report
+    memory.plot(sections, str(tmp_path / "memory.png"), quick=True)
+    assert (tmp_path / "memory.png").stat().st_size > 0
