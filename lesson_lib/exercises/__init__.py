@@ -290,8 +290,10 @@ def _literal_near_miss(q: Question, answer: Any, normal: str) -> str | None:
             or (q.folded_digest and _sha("word", words(compatible)) == q.folded_digest)
         ):
             wide = unicodedata.decomposition(shown).startswith("<wide>")
-            name = "exercises.wrong_width" if wide else "exercises.wrong_compatibility"
-            return text(name, shown=f"{shown} U+{ord(shown):04X}")
+            named = f"{shown} U+{ord(shown):04X}"
+            if wide:
+                return text("exercises.wrong_width", shown=named)
+            return text("exercises.wrong_compatibility", shown=named)
     ending = _trailing_line_ending(q, normal)
     if ending is not None:
         return text("exercises.wrong_line_ending", ending=repr(ending))
