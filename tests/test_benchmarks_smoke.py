@@ -289,7 +289,7 @@ def test_pipeline_and_the_openai_sdk_agree_and_differ_where_the_report_says() ->
 def test_every_suite_is_registered_with_distinct_section_names() -> None:
     from benchmarks.__main__ import SUITES
 
-    assert set(SUITES) == {"linear_cost", "peers"}
+    assert set(SUITES) == {"linear_cost", "memory_bound", "peers"}
     names = [name for suite in SUITES.values() for name in suite.SECTIONS]
     assert len(names) == len(set(names))
 
