@@ -277,7 +277,7 @@ def _grid(section: Section, config: Config, names: list[str], chosen: list[str])
 
 
 def sse(config: Config) -> Section:
-    section = Section("sse", "SSE parsers: peak memory of one stream at the limits")
+    section = Section("memory_sse", "SSE parsers: peak memory of one stream at the limits")
     names = ["lesson_lib", "lesson_lib reference"] + (["httpx-sse", "sseclient-py"] if config.peers else [])
     section.say(
         f"Limits: `max_line_chars={config.max_line_chars:,}`, `max_event_chars={config.max_event_chars:,}` "
@@ -293,7 +293,7 @@ def sse(config: Config) -> Section:
 
 def pipeline(config: Config) -> Section:
     section = Section(
-        "pipeline", "consume(), NDJSON and JSON arrays: peak memory of one stream at the limits"
+        "memory_pipeline", "consume(), NDJSON and JSON arrays: peak memory of one stream at the limits"
     )
     section.say(
         f"`consume(reads, 'openai-chat')` with the limits above; `NDJSONParser(max_line_chars=...)`, "
@@ -322,7 +322,7 @@ def pipeline(config: Config) -> Section:
     return section
 
 
-SECTIONS: dict[str, Callable[[Config], Section]] = {"sse": sse, "pipeline": pipeline}
+SECTIONS: dict[str, Callable[[Config], Section]] = {"memory_sse": sse, "memory_pipeline": pipeline}
 
 
 def render(sections: list[Section], environment: dict[str, str], quick: bool) -> str:

@@ -233,7 +233,14 @@ def check_lesson(page: Page, lab, name: str, edition: str, artifacts: Path) -> l
         expected = [str(value) for value in widget.sliders]
         seen: list[list[str]] = []
 
-        def sliders_match(w=widget, seen=seen, expected=expected) -> bool:
+        # The view must be on screen while it is read: JupyterLab does not lay out cells out of view
+        # (their text reads as ''), and a tall cell above can push it out again after the first scroll.
+        output = page.locator(".jp-Notebook .jp-Cell").nth(widget.cell).locator(
+            ".jp-OutputArea-output:has(> .jupyter-widgets)"
+        )
+
+        def sliders_match(w=widget, seen=seen, expected=expected, output=output) -> bool:
+            output.scroll_into_view_if_needed()
             seen.append(page.evaluate(CELL_SLIDERS, w.cell))
             return seen[-1] == expected
 
@@ -253,6 +260,7 @@ def check_lesson(page: Page, lab, name: str, edition: str, artifacts: Path) -> l
                 f"{name} cell {widget.cell}: the stored widget carries no notice in the lesson's language "
                 f"that it comes alive when its cell runs (stored: {widget.notices})"
             )
+        output.scroll_into_view_if_needed()
         shown_notices = [" ".join(text.split()) for text in cell.evaluate(VISIBLE_NOTICES)]
         if shown_notices != widget.notices:
             problems.append(f"{name} cell {widget.cell}: notices {shown_notices}, stored {widget.notices}")
