@@ -11,7 +11,7 @@ Every run is a fresh process (``python -m benchmarks.memory CASE``), which repor
 starting point: tracemalloc's (Python allocations: what the parser holds) and the resident set's high-water
 mark (``ru_maxrss``: what the operating system gave, allocator slack included). The inputs are generated
 lazily, in reads, so neither holds the stream. Each lesson_lib row is checked against the documented bound,
-:func:`lesson_lib.options.stream_buffer_bound` for the limits the run used; the section fails if a
+:func:`lesson_lib.core.options.stream_buffer_bound` for the limits the run used; the section fails if a
 tracemalloc peak is over it.
 """
 
@@ -27,10 +27,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from lesson_lib.lines import DEFAULT_MAX_LINE_CHARS
-from lesson_lib.ndjson import DEFAULT_MAX_ELEMENT_CHARS
-from lesson_lib.options import stream_buffer_bound
-from lesson_lib.sse_common import DEFAULT_MAX_EVENT_CHARS
+from lesson_lib.core.lines import DEFAULT_MAX_LINE_CHARS
+from lesson_lib.core.ndjson import DEFAULT_MAX_ELEMENT_CHARS
+from lesson_lib.core.options import stream_buffer_bound
+from lesson_lib.core.sse_common import DEFAULT_MAX_EVENT_CHARS
 
 from . import workloads
 from .harness import markdown_table as _table
@@ -132,7 +132,7 @@ def _limits(config: Config, workload: str) -> dict[str, int]:
 
 
 def _lesson_sse(parser_class: Any, reads: Iterable[bytes], limits: dict[str, int]) -> str:
-    from lesson_lib.errors import LimitExceededError
+    from lesson_lib.core.errors import LimitExceededError
 
     parser = parser_class(**limits)
     events = 0
@@ -153,8 +153,8 @@ def _peer(iterate: Callable[[Iterable[bytes]], Iterable[Any]], reads: Iterable[b
 def run_parser(name: str, reads: Iterable[bytes], config: Config, workload: str) -> str:
     """Run parser ``name`` on the reads; return what it did (``"N events"`` or the limit it hit)."""
     from lesson_lib import SSEParser, consume
-    from lesson_lib.ndjson import JSONArrayParser, NDJSONParser
-    from lesson_lib.sse_reference import ReferenceSSEParser
+    from lesson_lib.core.ndjson import JSONArrayParser, NDJSONParser
+    from lesson_lib.core.sse_reference import ReferenceSSEParser
 
     from . import peers
 
@@ -175,7 +175,7 @@ def run_parser(name: str, reads: Iterable[bytes], config: Config, workload: str)
             else str(result.outcome)
         )
     if name in ("NDJSONParser", "JSONArrayParser"):
-        from lesson_lib.errors import BoundaryError
+        from lesson_lib.core.errors import BoundaryError
 
         parser: Any = (
             NDJSONParser(max_line_chars=limits["max_line_chars"])
@@ -284,7 +284,7 @@ def sse(config: Config) -> Section:
         f"(3-byte reads: `max_line_chars={config.small_read_line_chars:,}`); 64 KiB reads unless said. "
         "lesson_lib's parsers stop at the limit the input crosses; the peers have none and parse it all. "
         "Peaks are above the process's starting point; the bound is "
-        "`lesson_lib.options.stream_buffer_bound` for the same limits and reads.",
+        "`lesson_lib.core.options.stream_buffer_bound` for the same limits and reads.",
         "",
     )
     _grid(section, config, names, SSE_WORKLOADS)

@@ -237,7 +237,7 @@ PARSERS: dict[str, Parser] = {
             reference_events,
             peer=False,
             driven="`ReferenceSSEParser().feed(read)` per read, strict, default limits: the parser written "
-            "to be read (lesson_lib/sse_reference.py)",
+            "to be read (lesson_lib/core/sse_reference.py)",
             leaves_out="nothing: the same events, state and errors as lesson_lib's `SSEParser` (tested)",
         ),
         Parser(
@@ -677,11 +677,11 @@ def throughput(config: Config) -> Section:
         "machine). MB/s is 10^6 bytes per second, from the median time. **Ratio** = the parser's time / "
         "the mean of lesson_lib's two runs just before and after it (median over rounds; the targets also "
         "give the lowest and highest round): above 1, lesson_lib is faster. `lesson_lib` is "
-        f"`SSEParser` (lesson_lib/sse_fast.py); `{REFERENCE}` is `ReferenceSSEParser` "
-        "(lesson_lib/sse_reference.py), the same behaviour written to be read: its ratio is what the fast "
-        "path buys. `not run`: a parser that re-copies an event per read, on 200 KiB events in reads of a "
-        "few bytes (minutes per round; the long-event section shows its growth); the naive loop on the "
-        "CRLF stream (it splits at LF only and finds no event).",
+        f"`SSEParser` (lesson_lib/core/sse_fast.py); `{REFERENCE}` is `ReferenceSSEParser` "
+        "(lesson_lib/core/sse_reference.py), the same behaviour written to be read: its ratio is what "
+        "the fast path buys. `not run`: a parser that re-copies an event per read, on 200 KiB events in "
+        "reads of a few bytes (minutes per round; the long-event section shows its growth); the naive loop "
+        "on the CRLF stream (it splits at LF only and finds no event).",
     ]
     for stream_name, by_read in figures.items():
         rows = [

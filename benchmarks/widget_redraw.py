@@ -23,7 +23,7 @@ matplotlib.use("Agg")
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from lesson_lib.widgets import CutExplorer
+from lesson_lib.teach.widgets import CutExplorer
 
 TARGET_MS = 50.0
 

@@ -1,16 +1,16 @@
 """Boundary Lab's one shared library: a sans-IO streaming parser, layer by layer.
 
-chunk -> character (:mod:`.decoding`) -> line (:mod:`.lines`) -> event (:mod:`.sse`, :mod:`.ndjson`)
+chunk -> character (:mod:`.core.decoding`) -> line (:mod:`.lines`) -> event (:mod:`.sse`, :mod:`.ndjson`)
 -> business completion (:mod:`.contracts`, :mod:`.completion`). Each layer has ``feed()`` and ``close()``.
 
 The SSE parser comes twice, with one behaviour: :class:`ReferenceSSEParser` (:mod:`.sse_reference`), the
 spec's algorithm written to be read, and :class:`SSEParser` (:mod:`.sse_fast`), the one to use.
 """
 
-from .chunking import one_byte_chunks, random_partition, split_at, two_piece_splits
-from .completion import Outcome, StreamResult, aconsume, astream_updates, consume, stream_updates
-from .decoding import IncrementalUTF8Decoder, decode_each_chunk, incremental_decode, naive_decode
-from .errors import (
+from .core.chunking import one_byte_chunks, random_partition, split_at, two_piece_splits
+from .core.completion import Outcome, StreamResult, aconsume, astream_updates, consume, stream_updates
+from .core.decoding import IncrementalUTF8Decoder, decode_each_chunk, incremental_decode, naive_decode
+from .core.errors import (
     BoundaryError,
     FramingError,
     IncompleteStreamError,
@@ -19,13 +19,14 @@ from .errors import (
     StreamDecodeError,
     TruncatedCharacterError,
 )
+from .core.lines import LineSplitter
+from .core.ndjson import JSONArrayParser, NDJSONParser, parse_json_array, parse_ndjson
+from .core.sse import Comment, Event, ReferenceSSEParser, SSEParser, parse_sse
+from .core.values import ToolCall, provisional
 from .i18n import get_language, set_language
-from .lines import LineSplitter
-from .ndjson import JSONArrayParser, NDJSONParser, parse_json_array, parse_ndjson
-from .sse import Comment, Event, ReferenceSSEParser, SSEParser, parse_sse
-from .values import ToolCall, provisional
 
 __all__ = [
+    "ActivityLog",
     "BoundaryError",
     "Comment",
     "Event",
@@ -42,12 +43,16 @@ __all__ = [
     "SSEParser",
     "StreamDecodeError",
     "StreamResult",
+    "TextDelta",
     "ToolCall",
     "TruncatedCharacterError",
+    "Watchdog",
     "aconsume",
     "astream_updates",
+    "byte_role",
     "consume",
     "decode_each_chunk",
+    "fixed_size_chunks",
     "get_language",
     "incremental_decode",
     "naive_decode",
@@ -56,6 +61,7 @@ __all__ = [
     "parse_ndjson",
     "parse_sse",
     "provisional",
+    "random_cuts",
     "random_partition",
     "set_language",
     "split_at",

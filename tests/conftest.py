@@ -37,8 +37,8 @@ def zh(chinese):
 @pytest.fixture
 def dejavu_only(monkeypatch):
     """Pretend DejaVu Sans is the only font installed (as on a machine without fonts-noto-cjk)."""
-    from lesson_lib import viz
-    from lesson_lib.viz import glyphs
+    from lesson_lib.teach import viz
+    from lesson_lib.teach.viz import glyphs
 
     viz._reset_font_caches()
     monkeypatch.setattr(glyphs, "_candidate_families", lambda: (viz.SANS,))

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from lesson_lib.chunking import one_byte_chunks, random_partition, split_at, two_piece_splits
-from lesson_lib.errors import BoundaryError
+from lesson_lib.core.chunking import one_byte_chunks, random_partition, split_at, two_piece_splits
+from lesson_lib.core.errors import BoundaryError
 
 #: Characters that make streaming bugs visible: 1-, 2-, 3- and 4-byte UTF-8, a combining accent, a ZWJ
 #: emoji sequence part, and FF, VT, NEL, U+2028, U+2029 (data, not line breaks, in SSE and JSON).

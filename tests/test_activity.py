@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lesson_lib.activity import ActivityClocks, IdleVerdict, Liveness, Watchdog
+from lesson_lib.core.activity import ActivityClocks, IdleVerdict, Liveness, Watchdog
 
 
 class FakeClock:

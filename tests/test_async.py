@@ -29,7 +29,7 @@ from lesson_lib import (
     stream_updates,
 )
 from lesson_lib.captures import load, names
-from lesson_lib.contracts import CONTRACTS, NEEDS_REQUEST_ID, TextDelta
+from lesson_lib.core.contracts import CONTRACTS, NEEDS_REQUEST_ID, TextDelta
 from tests.strategies import partitions, sse_streams
 from tests.test_completion import TEXT, CountingSource, anthropic, chat, data, sse
 

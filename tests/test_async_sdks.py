@@ -19,9 +19,9 @@ import pytest
 
 from lesson_lib import Outcome
 from lesson_lib.captures import load
-from lesson_lib.contracts import TextDelta
-from lesson_lib.http import astream_http, astream_http_updates
-from lesson_lib.replay import ReplayServer
+from lesson_lib.core.contracts import TextDelta
+from lesson_lib.net.http import astream_http, astream_http_updates
+from lesson_lib.net.replay import ReplayServer
 
 MESSAGES = [{"role": "user", "content": "你好"}]
 

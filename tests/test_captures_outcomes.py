@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from lesson_lib.chunking import one_byte_chunks, random_partition, two_piece_splits
-from lesson_lib.completion import Outcome, StreamResult, consume
-from lesson_lib.contracts import CONTRACTS
-from lesson_lib.sse import Event, parse_sse
+from lesson_lib.core.chunking import one_byte_chunks, random_partition, two_piece_splits
+from lesson_lib.core.completion import Outcome, StreamResult, consume
+from lesson_lib.core.contracts import CONTRACTS
+from lesson_lib.core.sse import Event, parse_sse
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 CAPTURES = json.loads((DATA / "manifest.json").read_text(encoding="utf-8"))["captures"]

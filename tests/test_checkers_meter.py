@@ -7,10 +7,10 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lesson_lib.chunking import split_at
+from lesson_lib.core.chunking import split_at
+from lesson_lib.core.lines import LineSplitter
 from lesson_lib.exercises.checkers_build import COST_PER_CHARACTER
 from lesson_lib.exercises.checkers_meter import Meter, MeteredStr, metered
-from lesson_lib.lines import LineSplitter
 
 from .wrong_solutions.build_it import GoodSplitter, SplitterResplittingItsBuffer, SplitterWithAStartIndex
 

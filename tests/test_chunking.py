@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lesson_lib.chunking import (
+from lesson_lib.core.chunking import (
     cuts_of,
     fixed_size_chunks,
     one_byte_chunks,

@@ -11,17 +11,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lesson_lib.activity import Watchdog
-from lesson_lib.chunking import one_byte_chunks, split_at, two_piece_splits
-from lesson_lib.completion import (
+from lesson_lib.core.activity import Watchdog
+from lesson_lib.core.chunking import one_byte_chunks, split_at, two_piece_splits
+from lesson_lib.core.completion import (
     DEFAULT_LIMITS,
     Outcome,
     StreamResult,
     consume,
     stream_updates,
 )
-from lesson_lib.contracts import CONTRACTS, NEEDS_REQUEST_ID, Heartbeat, Stage, Terminal, TextDelta
-from lesson_lib.sse import SSEParser
+from lesson_lib.core.contracts import CONTRACTS, NEEDS_REQUEST_ID, Heartbeat, Stage, Terminal, TextDelta
+from lesson_lib.core.sse import SSEParser
 from tests.strategies import partitions, sse_streams, tricky_text
 
 # --- stream builders -------------------------------------------------------------------------------
@@ -818,7 +818,7 @@ def test_long_fields_never_raise_at_the_default_limits(contract, fields, draw):
 
 
 def test_parsers_refuse_str_reads_on_every_read():
-    from lesson_lib.ndjson import JSONArrayParser, NDJSONParser
+    from lesson_lib.core.ndjson import JSONArrayParser, NDJSONParser
 
     for parser in (NDJSONParser(), JSONArrayParser(), SSEParser()):
         for _ in range(2):

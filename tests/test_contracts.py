@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from lesson_lib.contracts import (
+from lesson_lib.core.contracts import (
     CONTRACTS,
     FinishReason,
     Heartbeat,
@@ -22,8 +22,8 @@ from lesson_lib.contracts import (
     Unknown,
     get_contract,
 )
-from lesson_lib.errors import FramingError
-from lesson_lib.sse import Comment, Event
+from lesson_lib.core.errors import FramingError
+from lesson_lib.core.sse import Comment, Event
 
 
 def ev(payload: object, event_type: str = "message") -> Event:

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lesson_lib.chunking import one_byte_chunks, split_at, two_piece_splits
-from lesson_lib.decoding import (
+from lesson_lib.core.chunking import one_byte_chunks, split_at, two_piece_splits
+from lesson_lib.core.decoding import (
     IncrementalUTF8Decoder,
     byte_role,
     char_spans,
@@ -17,7 +17,7 @@ from lesson_lib.decoding import (
     naive_decode,
     replace_escapes,
 )
-from lesson_lib.errors import BoundaryError, ParserStateError, StreamDecodeError, TruncatedCharacterError
+from lesson_lib.core.errors import BoundaryError, ParserStateError, StreamDecodeError, TruncatedCharacterError
 from tests.strategies import partitions, tricky_text
 
 SAMPLE = "café 你好🙂 第二行".encode()
@@ -151,7 +151,8 @@ def test_only_boundary_errors_escape(data, raw):
         pass
 
 
-# -- getstate / setstate: the state a caller that decodes itself hands back (lesson_lib.sse_fast) ----------
+# -- getstate / setstate: the state a caller that decodes itself hands back (lesson_lib.core.sse_fast)
+# ----------
 def _continue(decoder: IncrementalUTF8Decoder, pieces: list[bytes]) -> tuple:
     """Feed the rest and close; everything observable: text, error and its offset, the state before close."""
     text, error, state = [], None, None

@@ -23,7 +23,7 @@ from httpx_sse import EventSource
 
 from lesson_lib import ReferenceSSEParser, SSEParser
 from lesson_lib.captures import load, manifest
-from lesson_lib.chunking import one_byte_chunks, random_partition, split_at, two_piece_splits
+from lesson_lib.core.chunking import one_byte_chunks, random_partition, split_at, two_piece_splits
 
 UTF8 = "text/event-stream; charset=utf-8"
 

@@ -368,7 +368,7 @@ def test_bug_hunt_rejects_plausible_wrong_fixes(bug, fix, phrases):
 
 def test_every_tool_args_truncation_leaves_lesson_lib_s_calls_open():
     """The checker's streams that must raise are streams lesson_lib does not close (the length one too)."""
-    from lesson_lib.completion import consume
+    from lesson_lib.core.completion import consume
     from lesson_lib.exercises.checkers_values import _truncations
 
     wheres = [where for where, _ in _truncations()]

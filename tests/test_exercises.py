@@ -24,13 +24,13 @@ from lesson_lib import (
     parse_sse,
     stream_updates,
 )
-from lesson_lib.activity import Watchdog
 from lesson_lib.captures import load
-from lesson_lib.chunking import two_piece_splits
-from lesson_lib.decoding import IncrementalUTF8Decoder, naive_decode
+from lesson_lib.core.activity import Watchdog
+from lesson_lib.core.chunking import two_piece_splits
+from lesson_lib.core.decoding import IncrementalUTF8Decoder, naive_decode
+from lesson_lib.core.lines import _ANY_ENDING
 from lesson_lib.exercises import QUESTIONS, _load_all, check, question, questions
 from lesson_lib.i18n import LANGUAGES, get_language, set_language
-from lesson_lib.lines import _ANY_ENDING
 
 
 @pytest.fixture(params=LANGUAGES)
@@ -178,7 +178,7 @@ def _mcp_eof_outcome() -> tuple[str, str | None, bool]:
 
 def _fragments_json_loads_accepts(name: str) -> int:
     """How many of call 0's fragments parse alone (the fragments as the contract delivers them)."""
-    from lesson_lib.widgets import naive_parse, value_timeline
+    from lesson_lib.teach.widgets import naive_parse, value_timeline
 
     _, fragments = value_timeline(load(name).body, load(name).contract)
     return sum(naive_parse(f).startswith("ok") for f in fragments[0])
@@ -186,7 +186,7 @@ def _fragments_json_loads_accepts(name: str) -> int:
 
 def _relayed_fffd_after_a_cut_inside(character: str) -> int:
     """U+FFFD the per-chunk-decode relay gives its client for an upstream read cut after the lead byte."""
-    from lesson_lib.relay_variants import Plan, relay_bytes
+    from lesson_lib.net.relay_variants import Plan, relay_bytes
 
     delta = {"choices": [{"index": 0, "delta": {"content": character}}]}
     body = f"data: {json.dumps(delta, ensure_ascii=False)}\n\n".encode()
@@ -196,7 +196,7 @@ def _relayed_fffd_after_a_cut_inside(character: str) -> int:
 
 
 def _regex_split_passes_with_whole_bodies() -> bool:
-    from lesson_lib.relay_variants import Plan, relay_bytes
+    from lesson_lib.net.relay_variants import Plan, relay_bytes
 
     body = load("openai-chat/completed").body
     return parse_sse(relay_bytes("regex-split", [body], Plan("openai-chat"))) == parse_sse(
@@ -205,7 +205,7 @@ def _regex_split_passes_with_whole_bodies() -> bool:
 
 
 def _what_consume_says_after_an_invented_finish() -> str:
-    from lesson_lib.relay_variants import Plan, relay_bytes
+    from lesson_lib.net.relay_variants import Plan, relay_bytes
 
     body = load("openai-chat/truncated_before_done").body
     events = parse_sse(relay_bytes("invent-finish", [body], Plan("openai-chat")))
@@ -629,7 +629,7 @@ def test_named_equivalent_forms_pass(key, answer):
 
 
 def test_an_exception_class_reads_as_its_name():
-    from lesson_lib.errors import TruncatedCharacterError
+    from lesson_lib.core.errors import TruncatedCharacterError
 
     assert check("01.final", TruncatedCharacterError).correct
 
@@ -897,7 +897,7 @@ NATURAL_FORMS = {
     "01.held_max": ["three", "3 bytes", "３"],
     "01.final": [
         "TruncatedCharacterError",
-        "lesson_lib.errors.TruncatedCharacterError",
+        "lesson_lib.core.errors.TruncatedCharacterError",
         "lesson_lib.TruncatedCharacterError",
         "'TruncatedCharacterError'",
     ],

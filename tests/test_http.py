@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 
 from lesson_lib import Event, Outcome, SSEParser, StreamResult, consume, parse_sse
 from lesson_lib.captures import load, manifest
-from lesson_lib.chunking import random_cuts
-from lesson_lib.contracts import TextDelta
-from lesson_lib.decoding import naive_decode
-from lesson_lib.http import (
+from lesson_lib.core.chunking import random_cuts
+from lesson_lib.core.contracts import TextDelta
+from lesson_lib.core.decoding import naive_decode
+from lesson_lib.net.http import (
     ContentEncodingError,
     HTTPReads,
     astream_http,
@@ -30,7 +30,7 @@ from lesson_lib.http import (
     stream_http,
     stream_http_updates,
 )
-from lesson_lib.replay import ReplayServer, encode_events
+from lesson_lib.net.replay import ReplayServer, encode_events
 from tests.strategies import partitions, sse_streams
 
 CONTENT_TYPES = {"sse": "text/event-stream; charset=utf-8", "ndjson": "application/x-ndjson"}

@@ -14,12 +14,13 @@ from matplotlib.figure import Figure
 from matplotlib.text import Text
 
 import lesson_lib
-from lesson_lib import Outcome, captures, consume, viz
-from lesson_lib.activity import ActivityLog, IdleVerdict
-from lesson_lib.values import provisional
-from lesson_lib.viz import glyphs
-from lesson_lib.viz.outcome_map import legend_text
-from lesson_lib.widgets import (
+from lesson_lib import Outcome, captures, consume
+from lesson_lib.core.activity import ActivityLog, IdleVerdict
+from lesson_lib.core.values import provisional
+from lesson_lib.teach import viz
+from lesson_lib.teach.viz import glyphs
+from lesson_lib.teach.viz.outcome_map import legend_text
+from lesson_lib.teach.widgets import (
     CompletionExplorer,
     CutExplorer,
     EventExplorer,
@@ -59,7 +60,7 @@ def _outcome_labels() -> list[str]:
 
 
 def _value_tracks():
-    from lesson_lib.widgets import value_timeline
+    from lesson_lib.teach.widgets import value_timeline
 
     entry = captures.load(TOOLS)
     tracks, _ = value_timeline(entry.body, entry.contract)
@@ -390,9 +391,9 @@ def test_english_is_the_default_and_unchanged():
 
 
 def test_the_server_and_reads_reprs_speak_chinese(chinese):
-    from lesson_lib.http import open_reads
-    from lesson_lib.relay import RelayServer
-    from lesson_lib.replay import ReplayServer
+    from lesson_lib.net.http import open_reads
+    from lesson_lib.net.relay import RelayServer
+    from lesson_lib.net.replay import ReplayServer
 
     body = captures.load("openai-chat/completed").body
     server = ReplayServer(body, [100])

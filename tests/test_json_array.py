@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lesson_lib import ndjson
-from lesson_lib.chunking import one_byte_chunks
-from lesson_lib.errors import (
+from lesson_lib.core import ndjson
+from lesson_lib.core.chunking import one_byte_chunks
+from lesson_lib.core.errors import (
     BoundaryError,
     FramingError,
     IncompleteStreamError,
@@ -26,7 +26,7 @@ from lesson_lib.errors import (
     StreamDecodeError,
     TruncatedCharacterError,
 )
-from lesson_lib.ndjson import DEFAULT_MAX_ELEMENT_CHARS, JSONArrayParser, parse_json_array
+from lesson_lib.core.ndjson import DEFAULT_MAX_ELEMENT_CHARS, JSONArrayParser, parse_json_array
 from tests.strategies import all_chunkings, feed_all, partitions, where
 
 

@@ -26,8 +26,8 @@ from lesson_lib import (
     split_at,
 )
 from lesson_lib.captures import load
-from lesson_lib.chunking import fixed_size_chunks
-from lesson_lib.decoding import char_spans
+from lesson_lib.core.chunking import fixed_size_chunks
+from lesson_lib.core.decoding import char_spans
 from tests.strategies import partitions, tricky_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -155,7 +155,7 @@ def test_the_anthropic_sdk_returns_the_whole_text_of_the_cut_capture_without_a_s
     import openai
 
     from lesson_lib import parse_sse
-    from lesson_lib.replay import ReplayServer
+    from lesson_lib.net.replay import ReplayServer
 
     seen = {}
     for contract in ("openai-chat", "anthropic-messages"):

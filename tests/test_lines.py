@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lesson_lib.errors import IncompleteStreamError, LimitExceededError, ParserStateError
-from lesson_lib.lines import LineSplitter
+from lesson_lib.core.errors import IncompleteStreamError, LimitExceededError, ParserStateError
+from lesson_lib.core.lines import LineSplitter
 from tests.strategies import line_ending, line_text
 
 
@@ -157,7 +157,8 @@ def test_feed_takes_str_and_says_so_every_time():
     assert splitter.feed("data: 你好\n") == ["data: 你好"]
 
 
-# -- getstate / setstate: the state a caller that splits lines itself hands back (lesson_lib.sse_fast) ------
+# -- getstate / setstate: the state a caller that splits lines itself hands back (lesson_lib.core.sse_fast)
+# ------
 def _continue(splitter: LineSplitter, pieces: list[str]) -> tuple:
     """Feed the rest and close; everything observable: lines, error and where, the final state."""
     lines, error = [], None

@@ -1,10 +1,10 @@
 """One stream's buffers stay within the documented bound (issue 23, item 7): tracemalloc peaks, no timing.
 
-:func:`lesson_lib.options.stream_buffer_bound` is the bound; its docstring states its value at the
+:func:`lesson_lib.core.options.stream_buffer_bound` is the bound; its docstring states its value at the
 defaults. These tests run each parser, and ``consume``, on the inputs that cost the most memory per
 counted character (many short data lines of Chinese in one event; one long line of emoji in large reads;
 a long line of Chinese in 3-byte reads) up to a limit, and check the traced peak against the bound for
-those limits. Before :mod:`lesson_lib.pieces`, the short lines took about 45 bytes per counted character
+those limits. Before :mod:`lesson_lib.core.pieces`, the short lines took about 45 bytes per counted character
 (this test's first case: about 22 MiB against a bound of under 8 MiB).
 """
 
@@ -18,14 +18,14 @@ from typing import Any
 import pytest
 
 from lesson_lib import SSEParser, consume
-from lesson_lib.completion import DEFAULT_LIMITS
-from lesson_lib.errors import LimitExceededError
-from lesson_lib.lines import DEFAULT_MAX_LINE_CHARS
-from lesson_lib.ndjson import JSONArrayParser, NDJSONParser
-from lesson_lib.options import OptionError, stream_buffer_bound
-from lesson_lib.pieces import CHECK_EVERY, compact_tail
-from lesson_lib.sse_common import DEFAULT_MAX_EVENT_CHARS
-from lesson_lib.sse_reference import ReferenceSSEParser
+from lesson_lib.core.completion import DEFAULT_LIMITS
+from lesson_lib.core.errors import LimitExceededError
+from lesson_lib.core.lines import DEFAULT_MAX_LINE_CHARS
+from lesson_lib.core.ndjson import JSONArrayParser, NDJSONParser
+from lesson_lib.core.options import OptionError, stream_buffer_bound
+from lesson_lib.core.pieces import CHECK_EVERY, compact_tail
+from lesson_lib.core.sse_common import DEFAULT_MAX_EVENT_CHARS
+from lesson_lib.core.sse_reference import ReferenceSSEParser
 
 KiB, MiB = 1024, 1024 * 1024
 EVENT, LINE = 512 * KiB, 64 * KiB

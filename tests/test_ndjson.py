@@ -14,9 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lesson_lib import ndjson
-from lesson_lib.chunking import one_byte_chunks, split_at
-from lesson_lib.errors import (
+from lesson_lib.core import ndjson
+from lesson_lib.core.chunking import one_byte_chunks, split_at
+from lesson_lib.core.errors import (
     BoundaryError,
     FramingError,
     IncompleteStreamError,
@@ -25,7 +25,7 @@ from lesson_lib.errors import (
     StreamDecodeError,
     TruncatedCharacterError,
 )
-from lesson_lib.ndjson import DEFAULT_MAX_LINE_CHARS, NDJSONParser, parse_ndjson
+from lesson_lib.core.ndjson import DEFAULT_MAX_LINE_CHARS, NDJSONParser, parse_ndjson
 from tests.strategies import all_chunkings, feed_all, partitions, where
 
 OLLAMA = (
@@ -398,12 +398,12 @@ def test_split_at_cuts_inside_every_kind_of_character():
 def test_any_exception_inside_feed_leaves_the_parser_failed():
     from unittest.mock import patch
 
-    from lesson_lib.errors import ParserStateError
-    from lesson_lib.ndjson import JSONArrayParser
+    from lesson_lib.core.errors import ParserStateError
+    from lesson_lib.core.ndjson import JSONArrayParser
 
     cases = ((NDJSONParser(), '{"a": "你好"}\n'.encode()), (JSONArrayParser(), '[{"a": "é"}'.encode()))
     for parser, body in cases:
-        with patch("lesson_lib.ndjson.json.loads", side_effect=MemoryError), pytest.raises(MemoryError):
+        with patch("lesson_lib.core.ndjson.json.loads", side_effect=MemoryError), pytest.raises(MemoryError):
             parser.feed(body)
         assert parser.state == "failed"
         with pytest.raises(ParserStateError):

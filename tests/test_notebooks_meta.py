@@ -86,4 +86,4 @@ def test_lessons_use_lesson_lib_rather_than_reimplementing_a_layer(path):
     code = "\n".join(source(c) for c in code_cells(path))
     assert "lesson_lib" in code
     assert not re.search(r"^class \w*(Parser|Decoder|Splitter)\b", code, re.M)
-    assert "getincrementaldecoder" not in code or "lesson_lib.decoding" in code
+    assert "getincrementaldecoder" not in code or "lesson_lib.core.decoding" in code

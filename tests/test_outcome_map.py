@@ -18,9 +18,16 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import to_rgb
 from PIL import Image
 
-from lesson_lib import captures, viz
-from lesson_lib.completion import consume
-from lesson_lib.viz.outcome_map import MARGIN_PX, MIN_RANGE_PX, ROW_PX, outcome_map_layout, outcome_ranges
+from lesson_lib import captures
+from lesson_lib.core.completion import consume
+from lesson_lib.teach import viz
+from lesson_lib.teach.viz.outcome_map import (
+    MARGIN_PX,
+    MIN_RANGE_PX,
+    ROW_PX,
+    outcome_map_layout,
+    outcome_ranges,
+)
 
 NAMES = captures.names()
 

@@ -97,7 +97,7 @@ def test_no_module_of_lesson_lib_writes_another_objects_private_attributes():
     assert found == []
 
 
-# What the fast path looked like before issue 13 (lesson_lib/sse.py at e5bb9e8, SSEParser._feed_lines):
+# What the fast path looked like before issue 13 (lesson_lib/core/sse.py at e5bb9e8, SSEParser._feed_lines):
 # nine private attributes of the decoder and the line splitter, written from the parser.
 _OLD_FEED_LINES = """
 def _feed_lines(self, chunk):

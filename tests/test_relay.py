@@ -1,4 +1,4 @@
-"""lesson_lib.relay: the gateway between an upstream stream and a browser, correct and faulty.
+"""lesson_lib.net.relay: the gateway between an upstream stream and a browser, correct and faulty.
 
 Over every chunking the pipelines run without a socket (:func:`relay_bytes`, the same code the server runs
 per request); whole, one-byte and cut-inside-a-character bodies, the headers, the failures and the
@@ -19,10 +19,10 @@ from hypothesis import strategies as st
 
 from lesson_lib import consume, one_byte_chunks, split_at, two_piece_splits
 from lesson_lib.captures import load
-from lesson_lib.relay import RelayReply, RelayServer, read_relay
-from lesson_lib.relay_variants import ESCAPE_PREFIX, OUTCOME_EVENT, VARIANTS, Plan, relay_bytes
-from lesson_lib.replay import ReplayServer
-from lesson_lib.sse import SSEParser
+from lesson_lib.core.sse import SSEParser
+from lesson_lib.net.relay import RelayReply, RelayServer, read_relay
+from lesson_lib.net.relay_variants import ESCAPE_PREFIX, OUTCOME_EVENT, VARIANTS, Plan, relay_bytes
+from lesson_lib.net.replay import ReplayServer
 
 from .strategies import partitions
 

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 
 from lesson_lib import Comment, Event, parse_sse
 from lesson_lib.captures import load, names
-from lesson_lib.replay import HEARTBEAT, ReplayServer, encode_events
+from lesson_lib.net.replay import HEARTBEAT, ReplayServer, encode_events
 from tests.strategies import sse_streams
 
 BODY = "data: 你好\n\ndata: Ångström\ndata: café 🙂\n\nid: 3\ndata: 完成\n\n".encode()

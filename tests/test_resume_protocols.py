@@ -12,10 +12,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lesson_lib import Outcome, aconsume, consume, split_at
-from lesson_lib.contracts import Heartbeat, ServiceError, Stage, Terminal, TextDelta, Unknown, get_contract
-from lesson_lib.http import resume_responses, resume_sse, stream_http
-from lesson_lib.replay import ReplayServer
-from lesson_lib.sse import Event, SSEParser
+from lesson_lib.core.contracts import (
+    Heartbeat,
+    ServiceError,
+    Stage,
+    Terminal,
+    TextDelta,
+    Unknown,
+    get_contract,
+)
+from lesson_lib.core.sse import Event, SSEParser
+from lesson_lib.net.http import resume_responses, resume_sse, stream_http
+from lesson_lib.net.replay import ReplayServer
 from tests.strategies import partitions
 from tests.test_completion import chat, ollama
 

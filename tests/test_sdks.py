@@ -16,7 +16,7 @@ import pytest
 
 from lesson_lib import Outcome, consume, parse_sse
 from lesson_lib.captures import load, names
-from lesson_lib.replay import ReplayServer
+from lesson_lib.net.replay import ReplayServer
 
 BOM = b"\xef\xbb\xbf"
 

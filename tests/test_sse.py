@@ -3,8 +3,8 @@
 Each case is checked whole, at every two-piece split and one byte at a time; the property tests compare
 hypothesis-chunked parsing of hypothesis-made streams with a whole-input reference written from the spec.
 
-Every test runs against both parsers: ``ReferenceSSEParser`` (lesson_lib/sse_reference.py, the one to
-read) and ``SSEParser`` (lesson_lib/sse_fast.py, the one the library uses); they must behave alike.
+Every test runs against both parsers: ``ReferenceSSEParser`` (lesson_lib/core/sse_reference.py, the one to
+read) and ``SSEParser`` (lesson_lib/core/sse_fast.py, the one the library uses); they must behave alike.
 """
 
 from __future__ import annotations
@@ -17,15 +17,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lesson_lib import Comment, Event, ReferenceSSEParser, SSEParser
-from lesson_lib.chunking import one_byte_chunks
-from lesson_lib.errors import (
+from lesson_lib.core.chunking import one_byte_chunks
+from lesson_lib.core.errors import (
     BoundaryError,
     LimitExceededError,
     ParserStateError,
     StreamDecodeError,
     TruncatedCharacterError,
 )
-from lesson_lib.sse import MAX_RETRY_MS
+from lesson_lib.core.sse import MAX_RETRY_MS
 from tests.strategies import all_chunkings, partitions, sse_streams
 
 #: Both parsers, for every test of this module: the reference (to read) and the fast one (to use).
@@ -377,14 +377,14 @@ def test_a_retry_of_thousands_of_digits_is_bounded_and_never_raises(Parser):
 def test_any_exception_inside_feed_or_close_leaves_the_parser_failed(Parser):
     runs = "".join(f"data: {word}\n\n" for word in ["你好", "café", "🙂"] * 400).encode()
     cases = [  # (a first read, what raises inside the second, the second read): each path in turn
-        (b"", "lesson_lib.lines.LineSplitter.feed", "\ufeffdata: 你好\n\n".encode()),  # the layers (a BOM)
-        (b": warm up\n", "lesson_lib.decoding.IncrementalUTF8Decoder.feed", "data: 你好\n\n".encode()),
+        (b"", "lesson_lib.core.lines.LineSplitter.feed", "\ufeffdata: 你好\n\n".encode()),  # a BOM
+        (b": warm up\n", "lesson_lib.core.decoding.IncrementalUTF8Decoder.feed", "data: 你好\n\n".encode()),
     ]
     if Parser is SSEParser:  # the fast parser's own paths: one pass, one data event, runs of whole events
         cases[1:] = [
-            (b": warm up\n", "lesson_lib.sse_fast.utf_8_decode", "event: x\ndata: 你好\n\n".encode()),
-            (b": warm up\n", "lesson_lib.sse_fast._new_object", "data: 你好\n\n".encode()),
-            (b": warm up\n", "lesson_lib.sse_fast.find_event_run", runs),
+            (b": warm up\n", "lesson_lib.core.sse_fast.utf_8_decode", "event: x\ndata: 你好\n\n".encode()),
+            (b": warm up\n", "lesson_lib.core.sse_fast._new_object", "data: 你好\n\n".encode()),
+            (b": warm up\n", "lesson_lib.core.sse_fast.find_event_run", runs),
         ]
     for first, target, body in cases:
         parser = Parser()
@@ -397,9 +397,8 @@ def test_any_exception_inside_feed_or_close_leaves_the_parser_failed(Parser):
             parser.close()
     parser = Parser(errors="replace")
     parser.feed(b"data: x")
-    with patch("lesson_lib.decoding.IncrementalUTF8Decoder.close", side_effect=MemoryError), pytest.raises(
-        MemoryError
-    ):
+    close = "lesson_lib.core.decoding.IncrementalUTF8Decoder.close"
+    with patch(close, side_effect=MemoryError), pytest.raises(MemoryError):
         parser.close()
     with pytest.raises(ParserStateError):
         parser.feed(b"\n\n")

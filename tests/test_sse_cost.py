@@ -24,7 +24,7 @@ import pytest
 
 import lesson_lib
 from lesson_lib import ReferenceSSEParser, SSEParser
-from lesson_lib.pieces import LONG, compact_tail
+from lesson_lib.core.pieces import LONG, compact_tail
 
 _LIB = os.path.dirname(lesson_lib.__file__)
 #: Units carried per byte that both parsers stay under at every size and read size (measured: 2-12 for
@@ -139,7 +139,7 @@ def test_work_per_byte_does_not_grow_with_the_line(errors, workload):
     """Four times the line, the same work per byte (a quadratic parser's grows with the line).
 
     An event of many short data lines is measured at 128 and 512 KiB: its lines are joined in groups
-    (:func:`lesson_lib.pieces.compact_tail`), and a group is joined again at each check until it reaches
+    (:func:`lesson_lib.core.pieces.compact_tail`), and a group is joined again at each check until it reaches
     ``LONG`` characters, so the work per byte steps up once, where the event first grows past ``LONG``
     (between the 4 and 16 KiB this workload's 32 and 128 KiB give), and is flat after it."""
     sizes = (128 * 1024, 512 * 1024) if workload == "many lines" else (32 * 1024, 128 * 1024)

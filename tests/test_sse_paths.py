@@ -1,12 +1,12 @@
 """The reference parser and every path of the fast one give the same answer: the permanent differential test.
 
-``ReferenceSSEParser`` (lesson_lib/sse_reference.py) is the spec's algorithm, layer by layer. The fast
-parser, ``SSEParser`` (lesson_lib/sse_fast.py), reads bytes along three paths:
+``ReferenceSSEParser`` (lesson_lib/core/sse_reference.py) is the spec's algorithm, layer by layer. The fast
+parser, ``SSEParser`` (lesson_lib/core/sse_fast.py), reads bytes along three paths:
 
 * the layers one by one: decoder, line splitter, field loop (``_feed_now``), the path that finds exact
   error offsets;
 * the one-pass path for a read that ends lines (``_feed_lines``), with the no-line-ending shortcut;
-* the run path inside it (:mod:`lesson_lib.sse_runs`), normally only for reads of 4 KiB and more;
+* the run path inside it (:mod:`lesson_lib.core.sse_runs`), normally only for reads of 4 KiB and more;
   and, once 4 KiB wait undecoded, decoding them into the unfinished line (``_extend_line``).
 
 The same bytes go through the reference, the fast parser's layers only, its one-pass path (runs off), its
@@ -27,9 +27,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lesson_lib import Event, ReferenceSSEParser, SSEParser
-from lesson_lib import sse_fast as sse
 from lesson_lib.captures import load, manifest
-from lesson_lib.errors import BoundaryError
+from lesson_lib.core import sse_fast as sse
+from lesson_lib.core.errors import BoundaryError
 from tests.strategies import all_chunkings, partitions, sse_streams, where
 from tests.test_sse_runs import run_texts
 
@@ -319,7 +319,7 @@ def test_the_first_reads_agree_with_or_without_a_byte_order_mark(data, start, re
 
 def test_the_first_read_takes_the_one_pass_path_unless_a_bom_starts_it():
     body = "data: 你好\n\ndata: 🙂\n\n".encode()
-    with patch("lesson_lib.lines.LineSplitter.feed", side_effect=AssertionError("the layers")):
+    with patch("lesson_lib.core.lines.LineSplitter.feed", side_effect=AssertionError("the layers")):
         parser = SSEParser()
         assert [e.data for e in parser.feed(body[:13]) + parser.feed(body[13:])] == ["你好", "🙂"]
         for first in (b"\xef\xbb\xbf" + body, b"\xef\xbb", b"\xef"):

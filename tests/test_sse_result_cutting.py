@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from lesson_lib import consume
 from lesson_lib.captures import load, names
-from lesson_lib.contracts import CONTRACTS, get_contract
+from lesson_lib.core.contracts import CONTRACTS, get_contract
 
 _READ_SHAPE = {
     "reads",

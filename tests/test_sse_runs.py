@@ -1,4 +1,4 @@
-"""Runs of whole events (``lesson_lib.sse_runs``): found only when they are exactly what they claim.
+"""Runs of whole events (``lesson_lib.core.sse_runs``): found only when they are exactly what they claim.
 
 ``find_event_run`` is a speed path: it must either return ``None`` or describe the text exactly. The
 near-miss texts below are the ones its split cannot see and its check for a line ending inside a value
@@ -19,8 +19,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from lesson_lib import Comment, Event, SSEParser
-from lesson_lib import sse_fast as sse
-from lesson_lib.sse_runs import EventRun, find_event_run
+from lesson_lib.core import sse_fast as sse
+from lesson_lib.core.sse_runs import EventRun, find_event_run
 from tests.strategies import partitions
 from tests.test_sse import reference_parse
 

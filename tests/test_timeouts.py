@@ -4,7 +4,8 @@ Fake clocks prove the rules exactly (sync reads judged between reads); real cloc
 (ReplayServer with small fixed delays, tenths of a second, and ScriptedServer for late or dribbled headers)
 prove that the monotonic clock is what drives them, sync and async side by side. The real-socket tests
 assert outcomes (or the exception raised) and which clock fired; those about when a clock fires also assert
-the elapsed time, within generous bounds (the tolerance lesson_lib.http states, plus SLACK), never a speed.
+the elapsed time, within generous bounds (the tolerance lesson_lib.net.http states, plus SLACK), never a
+speed.
 """
 
 from __future__ import annotations
@@ -19,9 +20,15 @@ import httpx
 import pytest
 
 from lesson_lib import Outcome, StreamResult, aconsume, consume
-from lesson_lib.activity import CallClock, StreamTimeouts
-from lesson_lib.http import astream_http, astream_http_updates, open_reads, stream_http, stream_http_updates
-from lesson_lib.replay import ReplayServer
+from lesson_lib.core.activity import CallClock, StreamTimeouts
+from lesson_lib.net.http import (
+    astream_http,
+    astream_http_updates,
+    open_reads,
+    stream_http,
+    stream_http_updates,
+)
+from lesson_lib.net.replay import ReplayServer
 from tests.test_completion import TEXT, anthropic, chat
 
 
@@ -235,7 +242,7 @@ def test_aconsume_accepts_the_same_timeouts():
 
 # --- the deadline bounds the whole call: connect, headers, body (real loopback sockets, generous bounds) ----
 #
-# Tolerance stated in lesson_lib.http: a clock fires within about 0.1 s on an idle machine. These tests
+# Tolerance stated in lesson_lib.net.http: a clock fires within about 0.1 s on an idle machine. These tests
 # allow 0.7 s past the deadline (a loaded two-core machine) and each is built so that the old behaviour
 # (clocks started at the body; one fixed read timeout) ends at least a second past the deadline.
 

@@ -1,6 +1,6 @@
 """The value boundary: tool calls, their arguments text, and reasoning, for every service and chunking.
 
-What must hold (lesson_lib.values, fed by lesson_lib.contracts):
+What must hold (lesson_lib.core.values, fed by lesson_lib.core.contracts):
 
 * the same ``tool_calls`` and ``reasoning_text`` whatever the reads (property, below, and over every capture
   in tests/test_captures_outcomes.py);
@@ -22,10 +22,10 @@ from hypothesis import strategies as st
 
 from lesson_lib import Outcome, ToolCall, consume, provisional
 from lesson_lib.captures import load, names
-from lesson_lib.chunking import one_byte_chunks, split_at
-from lesson_lib.completion import check_options
-from lesson_lib.options import OptionError
-from lesson_lib.values import Provisional, ValueAssembler, parse_arguments
+from lesson_lib.core.chunking import one_byte_chunks, split_at
+from lesson_lib.core.completion import check_options
+from lesson_lib.core.options import OptionError
+from lesson_lib.core.values import Provisional, ValueAssembler, parse_arguments
 
 from .strategies import partitions, tricky_text
 
@@ -289,7 +289,7 @@ def test_a_fragment_after_the_call_closed_is_a_decode_error_not_an_append():
     late = sse(anth("content_block_delta", index=1, delta={"type": "input_json_delta", "partial_json": "x"}),
                named=True)  # fmt: skip
     assembler = ValueAssembler()
-    from lesson_lib.contracts import ToolCallDelta, ToolCallEnd, ToolCallStart
+    from lesson_lib.core.contracts import ToolCallDelta, ToolCallEnd, ToolCallStart
 
     assembler.apply(ToolCallStart("k", "id", "f"))
     assembler.apply(ToolCallDelta("k", "{}"))
@@ -438,8 +438,8 @@ def test_every_value_capture_gives_its_manifest_values_for_any_reads(data, name)
 
 def test_a_second_start_of_the_same_call_is_a_framing_error_not_an_orphaned_call():
     """issue 23 (mutant values ~168): a second ToolCallStart for one key must not replace the first."""
-    from lesson_lib.contracts import ToolCallStart
-    from lesson_lib.errors import FramingError
+    from lesson_lib.core.contracts import ToolCallStart
+    from lesson_lib.core.errors import FramingError
 
     assembler = ValueAssembler()
     assembler.apply(ToolCallStart("0", "call_天气", "get_weather"))

@@ -12,10 +12,10 @@ from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 from PIL import Image
 
-from lesson_lib import viz
-from lesson_lib.chunking import split_at
-from lesson_lib.sse import SSEParser
-from lesson_lib.viz import glyphs
+from lesson_lib.core.chunking import split_at
+from lesson_lib.core.sse import SSEParser
+from lesson_lib.teach import viz
+from lesson_lib.teach.viz import glyphs
 
 MIXED = "café 你好🙂 第二行 👩‍💻 ok"
 STREAM = "data: 你好🙂\r\n\r\ndata: 第二行\n\n".encode()
@@ -273,7 +273,7 @@ def test_visible_text_escapes_what_cannot_be_drawn(dejavu_only):
 
 
 def test_the_course_map_shows_the_five_boundaries_deterministically():
-    from lesson_lib.viz import BOUNDARIES, boundary_texts, draw_boundaries
+    from lesson_lib.teach.viz import BOUNDARIES, boundary_texts, draw_boundaries
 
     fig = draw_boundaries()
     texts = {t.get_text() for t in fig.axes[0].texts}

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lesson_lib.chunking import split_at
-from lesson_lib.sse import SSEParser
-from lesson_lib.widgets import (
+from lesson_lib.core.chunking import split_at
+from lesson_lib.core.sse import SSEParser
+from lesson_lib.teach.widgets import (
     CutExplorer,
     EventExplorer,
     LayerInspector,
@@ -285,7 +285,7 @@ def test_the_remembered_id_is_not_shown_as_a_pending_event():
 
 # -- CompletionExplorer ------------------------------------------------------------------------------------
 def test_completion_explorer_follows_the_cutoff():
-    from lesson_lib.widgets import CompletionExplorer
+    from lesson_lib.teach.widgets import CompletionExplorer
 
     manifest = json.loads((DATA_DIR / "manifest.json").read_text(encoding="utf-8"))
     entry = next(e for e in manifest["captures"] if e["outcome"] == "completed")
@@ -300,7 +300,7 @@ def test_completion_explorer_follows_the_cutoff():
 
 
 def test_completion_explorer_maps_every_cutoff():
-    from lesson_lib.widgets import CompletionExplorer
+    from lesson_lib.teach.widgets import CompletionExplorer
 
     manifest = json.loads((DATA_DIR / "manifest.json").read_text(encoding="utf-8"))
     entry = min(manifest["captures"], key=lambda e: (DATA_DIR / e["file"]).stat().st_size)
@@ -324,8 +324,8 @@ def test_completion_explorer_maps_every_cutoff():
 # -- ValueExplorer -----------------------------------------------------------------------------------------
 def test_value_explorer_shows_the_call_open_until_the_service_closes_it():
     from lesson_lib.captures import load
-    from lesson_lib.completion import consume
-    from lesson_lib.widgets import ValueExplorer, naive_parse, value_timeline
+    from lesson_lib.core.completion import consume
+    from lesson_lib.teach.widgets import ValueExplorer, naive_parse, value_timeline
 
     name = "openai-chat/tools_parallel"
     ve = ValueExplorer(name)
@@ -359,8 +359,8 @@ def test_value_explorer_shows_the_call_open_until_the_service_closes_it():
 def test_completion_explorer_reaches_every_range_of_the_map():
     """After mapping, "next range" steps through every range in order, one-cut-off ranges included, and
     the range list moves the cut-off into the range chosen; the outcome there is the range's label."""
-    from lesson_lib.viz import outcome_label
-    from lesson_lib.widgets import CompletionExplorer
+    from lesson_lib.teach.viz import outcome_label
+    from lesson_lib.teach.widgets import CompletionExplorer
 
     ce = CompletionExplorer("gemini/completed_stop_every_chunk", cutoff=0)
     assert ce.range_controls.layout.display == "none" and ce.step_range(1) is None
@@ -392,7 +392,7 @@ def test_completion_explorer_reaches_every_range_of_the_map():
 
 
 def test_completion_explorer_buttons_are_as_wide_as_their_labels():
-    from lesson_lib.widgets import CompletionExplorer
+    from lesson_lib.teach.widgets import CompletionExplorer
 
     ce = CompletionExplorer("ollama/completed")
     for button in (ce.map_button, ce.previous_button, ce.next_button):
@@ -403,7 +403,7 @@ def test_the_completion_explorer_never_calls_a_cut_text_final_without_saying_so(
     """Gemini with STOP on every chunk: a cut after a later chunk is completed but not verifiable; a cut
     right after the first chunk is final to consume, and the explorer, which knows the capture goes on,
     says so."""
-    from lesson_lib.widgets import CompletionExplorer
+    from lesson_lib.teach.widgets import CompletionExplorer
 
     explorer = CompletionExplorer("gemini/completed_stop_every_chunk", cutoff=1369)
     assert explorer.result.outcome == "completed" and not explorer.result.end_verified

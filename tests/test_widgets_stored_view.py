@@ -20,7 +20,7 @@ import pytest
 import lesson_lib
 from lesson_lib import captures
 from lesson_lib.i18n import catalogue
-from lesson_lib.widgets import (
+from lesson_lib.teach.widgets import (
     CompletionExplorer,
     CutExplorer,
     EventExplorer,

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from lesson_lib.core.ndjson import parse_ndjson
 from lesson_lib.exercises.checkers_bugs import EVENTS, LINES, RECORDS, TEXT, _truth_lines, _truth_values
 from lesson_lib.exercises.checkers_stream import (
     Upstream,
@@ -24,7 +25,6 @@ from lesson_lib.exercises.checkers_stream import (
     run_timed,
 )
 from lesson_lib.i18n import get_language, set_language
-from lesson_lib.ndjson import parse_ndjson
 
 from .strategies import partitions
 from .wrong_solutions import bug_hunt

@@ -10,7 +10,7 @@ What it does, in order, and why:
    widget manager restores that state when the notebook opens (it does so whatever the widget setting
    ``saveState`` says: that setting only decides whether saving writes the state back). A restored view
    has no kernel behind it, so ipywidgets would put a red "disconnected" icon on each of its controls;
-   the explorers themselves (``lesson_lib.widgets``) show one notice instead, that their controls come
+   the explorers themselves (``lesson_lib.teach.widgets``) show one notice instead, that their controls come
    alive once the cell has run, and keep the stored controls inert until then.
    The notebooks' files are not changed.
 2. **Puts this course's Jupyter settings first** on ``JUPYTER_CONFIG_PATH`` (``tools/lab_config/``): the

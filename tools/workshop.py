@@ -51,7 +51,7 @@ def shows_widgets(notebook: dict) -> bool:
     if "widgets" in notebook.get("metadata", {}):
         return True
     return any(
-        "lesson_lib.widgets" in "".join(cell.get("source", ""))
+        "lesson_lib.teach.widgets" in "".join(cell.get("source", ""))
         for cell in notebook.get("cells", [])
         if cell.get("cell_type") == "code"
     )

@@ -8,7 +8,7 @@ are a courtesy to the learner who wants to try first, not a secret; a course tha
 would keep its answers on a server. Every equivalent form of an answer passes ("B,C", "B, C", "BC",
 ["B", "C"], "B) character" as the option is printed, "B 字符", an option's words, a value with its
 gloss "未完成（incomplete）", "three" for 3, "once" where times are counted, full-width ``Ｂ``, “curly
-quotes” around it, a qualified ``lesson_lib.errors.X``, any case where case is not the point); the
+quotes” around it, a qualified ``lesson_lib.core.errors.X``, any case where case is not the point); the
 forms are in :mod:`.answers`. Where the exact text is the point (what is on the wire), a question is
 ``literal``: it is compared as typed (not NFKC-normalised), and the right text in full-width
 characters, followed by a line ending, with other whitespace, or in the wrong case, is told which of
@@ -343,3 +343,26 @@ def check(key: str, answer: Any) -> Result:
         return Result(key, False, text("exercises.too_general", shown=shown, hint=q.hint))
     name = q.hint_names.get(normal)
     return Result(key, False, q.hint if name is None else text(f"questions.{key}.hints.{name}"))
+
+
+# The checkers (code exercises) are public under this package's name, loaded on first use: they import the
+# network layer (the relay checker) and the pictures, which a question-only import does not need.
+_CHECKERS = {
+    "CHALLENGES": "checkers",
+    "FakeResponse": "checkers",
+    "challenge_body": "checkers",
+    "check_bug": "checkers",
+    "check_cuts": "checkers",
+    "check_event_assembler": "checkers",
+    "check_line_splitter": "checkers",
+    "check_pipeline": "checkers",
+    "show_challenge": "checkers",
+    "FakeAsyncResponse": "checkers_async",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _CHECKERS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), name)

@@ -31,7 +31,7 @@ when they read to the same normal form. What each kind accepts:
   ``"是"``, ``"正确"``, ``"对的"``, ``"是的"`` and ``"错"``, ``"否"``, ``"错误"``, ``"错的"``, ``"不对"``.
 * ``word``: case-insensitive, runs of whitespace read as one space, quotes around the answer dropped. An
   exception class or instance reads as its class name, an enum member as its value; a qualified name as
-  the name (``lesson_lib.errors.TruncatedCharacterError``, ``builtins.UnicodeDecodeError``,
+  the name (``lesson_lib.core.errors.TruncatedCharacterError``, ``builtins.UnicodeDecodeError``,
   ``Outcome.TRUNCATED``); the glossary's Chinese term for an outcome (被截断, 未完成, 已完成 ...), the
   lessons' 回答不完整, and 不完整 and 截断, as the outcome's value (:data:`OUTCOME_TERMS`), in both
   languages. No hint of a question whose answer such a term is says the term, not even inside another
@@ -418,7 +418,7 @@ def _option_words(text: str) -> str:
 
 def unqualified(text: str) -> str:
     """``text`` without the module or class path a learner may put before a name:
-    ``lesson_lib.errors.TruncatedCharacterError``, ``builtins.UnicodeDecodeError``,
+    ``lesson_lib.core.errors.TruncatedCharacterError``, ``builtins.UnicodeDecodeError``,
     ``asyncio.CancelledError`` and ``Outcome.TRUNCATED`` read as the name alone."""
     return _QUALIFIER.sub("", text.strip(), count=1)
 

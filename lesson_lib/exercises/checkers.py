@@ -6,7 +6,7 @@ adversarial chunkings of a hidden corpus and compares it with ``lesson_lib``. It
 with the kind of cut or case that failed and a question to think about, never the fix. Code that still
 raises ``NotImplementedError`` is reported as not attempted yet. Reports are deterministic: the chunkings
 are seeded, nothing depends on time. A report is written in the current language (``set_language``), read
-when the check runs: its strings are the ``checkers.*`` entries of ``lesson_lib/locales/<language>/``.
+when the check runs: its strings are the ``checkers.*`` entries of ``lesson_lib/i18n/locales/<language>/``.
 
 * :func:`check_bug` - the bug hunt (``decode``, ``splitlines``, ``blank_line``, ``eof``, ``cleanup``,
   ``bound``);

@@ -14,10 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from lesson_lib.chunking import split_at
-from lesson_lib.completion import Outcome, consume
-from lesson_lib.decoding import IncrementalUTF8Decoder, char_spans, incremental_decode
-from lesson_lib.sse import parse_sse
+from lesson_lib.core.chunking import split_at
+from lesson_lib.core.completion import Outcome, consume
+from lesson_lib.core.decoding import IncrementalUTF8Decoder, char_spans, incremental_decode
+from lesson_lib.core.sse import parse_sse
 
 from ..i18n import text
 from . import Result

@@ -27,10 +27,10 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from lesson_lib.activity import ActivityLog
-from lesson_lib.completion import consume
-from lesson_lib.sse import Event, SSEParser
-from lesson_lib.viz.timeline import expiry
+from lesson_lib.core.activity import ActivityLog
+from lesson_lib.core.completion import consume
+from lesson_lib.core.sse import Event, SSEParser
+from lesson_lib.teach.viz.timeline import expiry
 
 from ..i18n import text
 from . import Result

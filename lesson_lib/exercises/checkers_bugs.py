@@ -36,12 +36,12 @@ import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from lesson_lib.chunking import split_at
-from lesson_lib.completion import consume
-from lesson_lib.decoding import incremental_decode
-from lesson_lib.lines import LineSplitter
-from lesson_lib.ndjson import parse_ndjson
-from lesson_lib.sse import parse_sse
+from lesson_lib.core.chunking import split_at
+from lesson_lib.core.completion import consume
+from lesson_lib.core.decoding import incremental_decode
+from lesson_lib.core.lines import LineSplitter
+from lesson_lib.core.ndjson import parse_ndjson
+from lesson_lib.core.sse import parse_sse
 
 from ..i18n import text
 from . import Result

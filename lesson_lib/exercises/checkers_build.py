@@ -22,10 +22,10 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from lesson_lib.chunking import one_byte_chunks
-from lesson_lib.decoding import IncrementalUTF8Decoder
-from lesson_lib.lines import LineSplitter
-from lesson_lib.sse import ReferenceSSEParser
+from lesson_lib.core.chunking import one_byte_chunks
+from lesson_lib.core.decoding import IncrementalUTF8Decoder
+from lesson_lib.core.lines import LineSplitter
+from lesson_lib.core.sse import ReferenceSSEParser
 
 from ..i18n import text
 from . import Result

@@ -23,9 +23,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from lesson_lib.chunking import one_byte_chunks, random_cuts, split_at
-from lesson_lib.decoding import incomplete_tail_length
-from lesson_lib.sse import SSEParser
+from lesson_lib.core.chunking import one_byte_chunks, random_cuts, split_at
+from lesson_lib.core.decoding import incomplete_tail_length
+from lesson_lib.core.sse import SSEParser
 
 from ..i18n import text
 from . import Result

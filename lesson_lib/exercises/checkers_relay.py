@@ -18,7 +18,7 @@ import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from lesson_lib.sse import SSEParser, parse_sse
+from lesson_lib.core.sse import SSEParser, parse_sse
 
 from ..i18n import text
 from . import Result

@@ -17,9 +17,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from lesson_lib.decoding import IncrementalUTF8Decoder
-from lesson_lib.lines import LineSplitter
-from lesson_lib.sse import SSEParser
+from lesson_lib.core.decoding import IncrementalUTF8Decoder
+from lesson_lib.core.lines import LineSplitter
+from lesson_lib.core.sse import SSEParser
 
 from ..i18n import text
 from .checkers_core import short

@@ -20,7 +20,7 @@ import json
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from lesson_lib.completion import consume
+from lesson_lib.core.completion import consume
 
 from ..i18n import text
 from . import Result

@@ -1,7 +1,7 @@
 """Lesson 04's check-your-understanding questions.
 
 The prose (prompt, hints, explanation) is in the catalogues, ``questions.04.*`` in
-``lesson_lib/locales/<language>/questions.py``; what is registered here is the same in every language."""
+``lesson_lib/i18n/locales/<language>/questions.py``; what is registered here is the same in every language."""
 
 from . import register
 

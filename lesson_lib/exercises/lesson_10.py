@@ -1,7 +1,7 @@
 """Lesson 10's check-your-understanding questions: the last mile, a gateway and a browser.
 
 The prose (prompt, hints, explanation) is in the catalogues, ``questions.10.*`` in
-``lesson_lib/locales/<language>/questions.py``; what is registered here is the same in every language."""
+``lesson_lib/i18n/locales/<language>/questions.py``; what is registered here is the same in every language."""
 
 from . import register
 

@@ -47,7 +47,7 @@ def inside(inner: Locator, outer: Locator) -> None:
 def test_outcome_map_in_jupyterlab(jupyter_lab, page, artifacts):
     notebook = nbformat.v4.new_notebook()
     notebook.cells = [
-        nbformat.v4.new_code_cell("from lesson_lib.widgets import CompletionExplorer"),
+        nbformat.v4.new_code_cell("from lesson_lib.teach.widgets import CompletionExplorer"),
         nbformat.v4.new_code_cell(f"CompletionExplorer({CAPTURE!r}, cutoff=0)"),
     ]
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}

@@ -1,4 +1,4 @@
-"""Lesson 10's JavaScript ``SSEReader`` (lesson_lib/relay_static/relay.js) in Chromium, beside lesson_lib.
+"""Lesson 10's JavaScript ``SSEReader`` (lesson_lib/net/relay_static/relay.js) in Chromium, beside lesson_lib.
 
 The page's line and event rules must give the events ``SSEParser`` gives for the same text, whatever the
 pieces, empty ones included (``decoder.decode(bytes, {stream: true})`` returns ``""`` for a read that holds
@@ -17,8 +17,8 @@ import pytest
 
 from lesson_lib import SSEParser
 from lesson_lib.captures import load
-from lesson_lib.relay import RelayServer
-from lesson_lib.replay import ReplayServer
+from lesson_lib.net.relay import RelayServer
+from lesson_lib.net.replay import ReplayServer
 
 pytestmark = pytest.mark.browser
 

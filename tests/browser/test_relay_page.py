@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from lesson_lib.relay import RelayServer
-from lesson_lib.replay import ReplayServer
+from lesson_lib.net.relay import RelayServer
+from lesson_lib.net.replay import ReplayServer
 
 from ..test_relay import SHORT, SHORT_TEXT, chat_body
 

@@ -10,7 +10,7 @@ import json
 import re
 
 from lesson_lib import IncrementalUTF8Decoder, LineSplitter, SSEParser, parse_sse
-from lesson_lib.completion import consume
+from lesson_lib.core.completion import consume
 
 # -- helpers a learner would have from the notebook ----------------------------------------------------
 

@@ -1,0 +1,1209 @@
+"""The completion boundary: one stream, through every layer, to an honest outcome.
+
+``consume(chunks, contract)`` feeds each read to the framing parser (SSE, NDJSON or a JSON array), hands each
+complete unit to the service's contract (:mod:`lesson_lib.core.contracts`), and decides what the stream
+proves:
+
+* ``completed`` needs BOTH the service's terminal signal with a whole-answer reason AND a clean end of the
+  body (no held bytes, no unfinished line, no unfinished event, and for a JSON array its ``]``);
+* a terminal signal with a cut reason (length, max tokens, safety) and a clean end is ``incomplete``;
+* ``end_verified`` says whether the bytes prove where the answer ends: the terminal signal came on the last
+  event and nothing but heartbeats followed it. It is ``False`` when the signal had already come on an event
+  that more events followed (Gemini models that put ``STOP`` on every chunk) or when events arrived after
+  the terminal: a stream cut between two events would then look the same, so such a stream keeps its
+  outcome (``completed`` says what the service's signals said) but gets no ``final_text``;
+* no terminal signal is ``truncated``, and ``truncated_at`` names the innermost unit the body stopped in:
+  ``"character"``, ``"line"``, ``"event"``, or ``"completion"`` (every unit was whole; the service just
+  never said it was done);
+* what the stream contains never raises: invalid UTF-8 and malformed framing or JSON are ``decode_error``,
+  a bound reached is ``limit_exceeded``, an in-band error is ``service_error``, an exception from the chunk
+  source (a network error) is ``truncated`` with the error recorded, and ``cancel`` gives ``cancelled``.
+
+The one question to ask before storing or acting on an answer is ``result.is_final``: ``completed`` AND
+``end_verified`` (then, and only then, ``final_text`` is set). Branching on ``outcome`` alone accepts the cut
+streams above that keep ``completed``.
+
+``stream_updates`` is the same pipeline as a generator, for live display; ``consume`` simply drains it.
+Either way the chunk source is closed exactly once, on every path (see :func:`stream_updates`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+import time
+from collections.abc import AsyncGenerator, AsyncIterable, Callable, Generator, Iterable
+from dataclasses import asdict, dataclass, field
+from typing import Any, Protocol
+
+from ..i18n import catalogue, text
+from .activity import StreamTimeouts, check_timeouts
+from .contracts import (
+    FinishReason,
+    Heartbeat,
+    ServiceError,
+    Signal,
+    Stage,
+    Terminal,
+    TextDelta,
+    Unknown,
+    get_contract,
+)
+from .errors import (
+    BoundaryError,
+    FramingError,
+    IncompleteStreamError,
+    LimitExceededError,
+    StreamDecodeError,
+    TruncatedCharacterError,
+)
+from .lines import DEFAULT_MAX_LINE_CHARS
+from .ndjson import DEFAULT_MAX_ELEMENT_CHARS, JSONArrayParser, NDJSONParser
+from .options import check_int
+from .sse import DEFAULT_MAX_EVENT_CHARS, Comment, SSEParser
+from .values import VALUE_SIGNALS, ToolCall, ValueAssembler
+
+__all__ = [
+    "DEFAULT_LIMITS",
+    "AStreamUpdates",
+    "Outcome",
+    "StreamError",
+    "StreamResult",
+    "StreamStats",
+    "StreamUpdates",
+    "aconsume",
+    "astream_updates",
+    "check_options",
+    "consume",
+    "stream_updates",
+]
+
+#: The default bounds. Every buffer is bounded unless the caller passes ``None`` for a limit.
+DEFAULT_LIMITS: dict[str, int] = {
+    "max_line_chars": DEFAULT_MAX_LINE_CHARS,  # one SSE or NDJSON line, in characters (4 Mi)
+    "max_event_chars": DEFAULT_MAX_EVENT_CHARS,  # one SSE event's data, in characters (16 Mi)
+    "max_element_chars": DEFAULT_MAX_ELEMENT_CHARS,  # one JSON array element, in characters (16 Mi)
+    "max_events": 1_000_000,  # events (SSE events, NDJSON values, array elements) in one stream
+    "max_bytes_without_progress": 1024 * 1024,  # bytes since the last text delta or business stage
+    "max_tool_arguments_chars": DEFAULT_MAX_EVENT_CHARS,  # one tool call's arguments text, in characters
+}
+
+
+class Outcome(enum.StrEnum):
+    """What a stream proved. ``str(outcome)`` is its value, e.g. ``"completed"``."""
+
+    COMPLETED = "completed"  # terminal signal with a whole-answer reason, and a clean end of body
+    INCOMPLETE = "incomplete"  # the service ended it, but cut: length, max tokens, safety...
+    TRUNCATED = "truncated"  # the stream stopped before the service said it was done
+    SERVICE_ERROR = "service_error"  # the service reported an error in-band
+    DECODE_ERROR = "decode_error"  # invalid UTF-8, or malformed framing or JSON
+    LIMIT_EXCEEDED = "limit_exceeded"  # a buffer or count bound was reached
+    CANCELLED = "cancelled"  # the caller cancelled between reads
+    TIMED_OUT = "timed_out"  # a clock ran out (idle_timeout, progress_timeout or deadline: error.kind)
+
+
+@dataclass(frozen=True)
+class StreamError:
+    """What went wrong and where. Carries no answer text.
+
+    ``kind`` is the exception's class name (``"StreamDecodeError"``, ``"FramingError"``,
+    ``"LimitExceededError"``, the source's own exception such as ``"ConnectionResetError"``) or
+    ``"ServiceError"``. ``offset`` is an absolute byte offset: exact when the parser reports it
+    (``offset_exact`` is ``True``), otherwise the end of the read in which the problem was detected
+    (``offset_exact`` is ``False``: an in-band service error, ``max_events``, a contract's JSON error). For
+    a source error it is how many bytes had arrived; ``max_bytes_without_progress`` is checked after each
+    read, counting from the end of the read that carried the last progress signal, so its offset is the end
+    of the read in which the bound was crossed (not exact).
+    ``event_index`` is 0-based.
+    """
+
+    kind: str
+    message: str
+    offset: int | None = None
+    event_index: int | None = None
+    line_index: int | None = None
+    error_type: str | None = None  # the service's own error type or code (service errors)
+    limit: str | None = None  # which limit (limit_exceeded)
+    maximum: float | None = None  # its value (a timed_out error: the clock's limit in seconds)
+    offset_exact: bool = True  # False: ``offset`` is only the end of the read where it was detected
+    cause: str | None = None  # timed_out: the exception that ended the read, if one did
+
+
+@dataclass
+class StreamStats:
+    """Counts about one stream, never its content.
+
+    ``read_sizes`` is a histogram of read sizes in power-of-two buckets: key ``k`` counts reads of
+    ``k`` to ``2k - 1`` bytes (key 0 counts empty reads). ``reads_ending_mid_*`` count the reads after
+    which a unit was unfinished (what a per-chunk parser would corrupt). ``*_after_terminal`` count what
+    arrived after the service's terminal signal (bytes: in reads after the one that carried it).
+    """
+
+    bytes: int = 0
+    reads: int = 0
+    read_sizes: dict[int, int] = field(default_factory=dict)
+    events: int = 0
+    heartbeats: int = 0
+    unknown_events: int = 0
+    deltas: int = 0
+    stages: int = 0
+    text_chars: int = 0
+    max_held_bytes: int = 0
+    max_pending_line_chars: int = 0
+    max_pending_event_chars: int = 0
+    reads_ending_mid_character: int = 0
+    reads_ending_mid_line: int = 0
+    reads_ending_mid_event: int = 0
+    bytes_after_terminal: int = 0
+    events_after_terminal: int = 0
+    error_offset: int | None = None
+    error_event_index: int | None = None
+    contract: dict[str, int] = field(default_factory=dict)  # contract anomaly counters
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class StreamResult:
+    """The outcome of one stream.
+
+    ``text`` is the text of the complete events received (provisional unless completed); ``final_text`` is
+    the same text only when ``outcome`` is ``completed`` AND ``end_verified`` (the bytes prove the end), else
+    ``None``. ``finish_reason`` is the service's own word (the terminal's, else the last one seen).
+    ``truncated_at`` is set only for ``truncated``. ``end_verified`` is ``True`` only for ``completed`` and
+    ``incomplete`` streams whose terminal signal came on the last event: see the module docstring.
+
+    ``tool_calls`` are the tool calls in the order they started (:class:`~lesson_lib.core.values.ToolCall`):
+    each says whether the service closed it (``complete``), and only a complete call whose whole text
+    parses has ``arguments``; a complete call whose text does not parse has ``error`` instead. A complete
+    call in a stream that is not ``completed`` is whole, but the answer around it is not.
+    ``reasoning_text`` is the reasoning (thinking) the service sent beside the answer: never in ``text``.
+
+    ``last_event_id`` (SSE) is the last event ID string, what a reconnection sends (``""`` if none);
+    ``retry`` (SSE) the last valid ``retry`` field in milliseconds, or ``None``. Both are those of the last
+    event the application was given: at the end of the body, the parser's; when the stream stopped inside
+    a read (a service error, ``max_events``, a contract's or a tool call's error), those at that event's
+    dispatch, not those of fields the parser read after it, so they are the same in every chunking and a
+    resume from them skips no event that was not handled.
+
+    :attr:`is_final` is the one question to ask before storing or acting on the answer: is it final?
+    Branching on ``outcome`` alone is not enough (``completed`` with ``end_verified=False`` is a Gemini
+    stream that may have been cut between two events, or one with events after its terminal signal).
+    """
+
+    outcome: Outcome
+    text: str
+    final_text: str | None
+    finish_reason: str | None
+    truncated_at: str | None
+    error: StreamError | None
+    stats: StreamStats
+    contract: str = ""
+    end_verified: bool = False
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    reasoning_text: str = ""
+    last_event_id: str = ""  # SSE: the last event ID string (what a reconnection sends): see above
+    retry: int | None = None  # SSE: the last valid retry field, in milliseconds
+
+    @property
+    def is_final(self) -> bool:
+        """``True`` exactly when this answer is final and safe to store: the outcome is ``completed`` AND
+        the bytes prove where the answer ends (``end_verified``). Then, and only then, ``final_text`` is
+        set (``is_final == (final_text is not None)``). Every other result, including ``completed`` with
+        ``end_verified=False`` and ``incomplete`` (whole stream, cut answer), is provisional: show it as
+        such, do not store it as the answer. A source error reported after a proven end (``error`` set on
+        a completed result) does not change it: the answer's bytes were all there."""
+        return self.outcome is Outcome.COMPLETED and self.end_verified
+
+    def describe(self) -> str:
+        """One human paragraph about what happened and why, in the current language (see
+        :mod:`lesson_lib.i18n`); counts only, never the answer text."""
+        s, err = self.stats, self.error
+        name = (
+            text("completion.name.contract", contract=self.contract)
+            if self.contract
+            else text("completion.name.plain")
+        )
+        reason = (
+            text("completion.reason.given", reason=self.finish_reason)
+            if self.finish_reason is not None
+            else text("completion.reason.none")
+        )
+        where = _where(err)
+        if self.outcome is Outcome.COMPLETED and self.end_verified:
+            out = text("completion.completed", name=name, reason=reason)
+        elif self.outcome is Outcome.COMPLETED:
+            why = self._unverified_why()
+            out = text("completion.completed_unverified", name=name, reason=reason, why=why)
+        elif self.outcome is Outcome.INCOMPLETE:
+            if self.finish_reason is None:
+                out = text("completion.incomplete_no_reason", name=name)
+            else:
+                out = text("completion.incomplete", name=name, reason=reason)
+            if not self.end_verified:
+                out += text("completion.unverified_either", why=self._unverified_why())
+        elif self.outcome is Outcome.TRUNCATED:
+            cut = text(f"completion.cut.{self.truncated_at or 'completion'}")
+            if self.truncated_at == "event":
+                cut += text(f"completion.event_end.{_EVENT_END.get(self.contract, 'unknown')}")
+            if err is not None:
+                out = text(
+                    "completion.truncated_source",
+                    name=name,
+                    cut=cut,
+                    reason=reason,
+                    kind=err.kind,
+                    where=where,
+                )
+            else:
+                out = text("completion.truncated", name=name, cut=cut, reason=reason)
+        elif self.outcome is Outcome.SERVICE_ERROR:
+            kind = (
+                text("completion.service_error.type", type=err.error_type)
+                if err is not None and err.error_type
+                else ""
+            )
+            message = (
+                text("completion.service_error.message", message=repr(err.message))
+                if err is not None and err.message
+                else ""
+            )
+            out = text("completion.service_error", name=name, kind=kind, message=message, where=where)
+        elif self.outcome is Outcome.DECODE_ERROR:
+            out = text("completion.decode_error", name=name, kind=err.kind if err else "unknown", where=where)
+        elif self.outcome is Outcome.LIMIT_EXCEEDED:
+            if err is not None:
+                limit = f"{err.limit}={err.maximum}"
+                out = text("completion.limit_exceeded", name=name, limit=limit, where=where)
+            else:
+                out = text("completion.limit_exceeded_unknown", name=name, where=where)
+        elif self.outcome is Outcome.TIMED_OUT:
+            if err is not None:
+                out = text("completion.timed_out", name=name, message=_timeout_message(err), where=where)
+            else:
+                out = text("completion.timed_out_unknown", name=name, where=where)
+        else:
+            out = text("completion.cancelled", name=name)
+        if self.outcome is Outcome.TRUNCATED and self.contract == "mcp" and self.last_event_id:
+            out += text("completion.mcp_resume", last_event_id=self.last_event_id)
+        if err is not None and self.outcome in (Outcome.COMPLETED, Outcome.INCOMPLETE):
+            out += text("completion.source_after_end", kind=err.kind)
+        out += text(
+            "completion.stats",
+            bytes=_plural(s.bytes, "byte"),
+            reads=_plural(s.reads, "read"),
+            events=_plural(s.events, "event"),
+            deltas=_plural(s.deltas, "text_delta"),
+            heartbeats=_plural(s.heartbeats, "heartbeat"),
+            unknown=s.unknown_events,
+            characters=_plural(s.text_chars, "character"),
+        )
+        out += _values_sentence(self.tool_calls, self.reasoning_text)
+        if s.events_after_terminal or s.bytes_after_terminal:
+            out += text(
+                "completion.after_terminal",
+                events=_plural(s.events_after_terminal, "more_event"),
+                bytes=_plural(s.bytes_after_terminal, "more_byte"),
+            )
+        return out
+
+    def _unverified_why(self) -> str:
+        if self.stats.events_after_terminal:
+            return text(
+                "completion.why.events_after", events=_plural(self.stats.events_after_terminal, "more_event")
+            )
+        return text("completion.why.signal_repeated")
+
+
+def _values_sentence(calls: list[ToolCall], reasoning: str) -> str:
+    """Counts only: how many tool calls, how many closed, how many unparseable; reasoning length."""
+    if not calls and not reasoning:
+        return ""
+    part_calls = part_reasoning = ""
+    if calls:
+        closed = sum(call.complete for call in calls)
+        bad = sum(call.complete and call.error is not None for call in calls)
+        counts = {"calls": _plural(len(calls), "tool_call"), "closed": closed, "open": len(calls) - closed}
+        part_calls = (
+            text("completion.values.calls_bad", bad=bad, **counts)
+            if bad
+            else text("completion.values.calls", **counts)
+        )
+    if reasoning:
+        part_reasoning = text("completion.values.reasoning", characters=_plural(len(reasoning), "character"))
+    if part_calls and part_reasoning:
+        return text("completion.values.both", calls=part_calls, reasoning=part_reasoning)
+    return text("completion.values.one", part=part_calls or part_reasoning)
+
+
+def _plural(count: int, noun: str) -> str:
+    """``count`` and its noun in the current language (``"1 byte"``, ``"2 bytes"``, ``"2 字节"``)."""
+    return text(f"completion.count.{noun}.{'one' if count == 1 else 'other'}", n=count)
+
+
+#: How each framing's event would have ended (the key of ``completion.event_end.*``), by contract.
+_EVENT_END = {
+    "gemini-json-array": "json_array",
+    "ollama": "ndjson",
+    **{name: "sse" for name in ("openai-chat", "openai-responses", "anthropic-messages", "gemini")},
+}
+
+
+def _english(key: str, /, **fields: object) -> str:
+    """The English string ``key``, whatever the current language (for messages, which stay English)."""
+    return catalogue("en")[key].format(**fields)
+
+
+def _timeout_message(err: StreamError) -> str:
+    """A timed_out error's message in the current language: which clock ran out, its limit, what that
+    means, and the exception that ended the read if one did (``error.message`` is the same in English)."""
+    return text(
+        "completion.timeout_message",
+        clock=err.kind,
+        limit=f"{err.maximum:g}",
+        meaning=text(f"completion.clock.{err.kind}"),
+        cause=text("completion.timeout_cause", cause=err.cause) if err.cause else "",
+    )
+
+
+def _english_timeout_message(clock: str, limit: float, cause: str | None) -> str:
+    """:func:`_timeout_message` in English whatever the current language: ``error.message`` stays English,
+    as an exception's message does."""
+    return _english(
+        "completion.timeout_message",
+        clock=clock,
+        limit=f"{limit:g}",
+        meaning=_english(f"completion.clock.{clock}"),
+        cause=_english("completion.timeout_cause", cause=cause) if cause else "",
+    )
+
+
+def _where(err: StreamError | None) -> str:
+    if err is None:
+        return ""
+    parts = []
+    if err.offset is not None:
+        # Never an exact-looking offset that is only where the read ended.
+        parts.append(
+            text("completion.where.offset", offset=err.offset)
+            if err.offset_exact
+            else text("completion.where.read_end", offset=err.offset)
+        )
+    if err.event_index is not None:
+        parts.append(text("completion.where.event", index=err.event_index))
+    return "".join(parts)
+
+
+class _Activity(Protocol):
+    """What ``stream_updates`` reports to, e.g. :class:`lesson_lib.core.activity.ActivityClocks`."""
+
+    def on_bytes(self, n: int) -> None: ...
+    def on_event(self) -> None: ...
+    def on_progress(self) -> None: ...
+
+
+_PROGRESS = (TextDelta, Stage, FinishReason, Terminal, *VALUE_SIGNALS)
+
+
+def _cancel_check(cancel: object) -> Callable[[], bool]:
+    if cancel is None:
+        return lambda: False
+    is_set = getattr(cancel, "is_set", None)  # threading.Event, asyncio.Event
+    if callable(is_set):
+        return lambda: bool(is_set())
+    if callable(cancel):
+        return lambda: bool(cancel())
+    raise TypeError("cancel must be a callable or have an is_set() method (threading.Event)")
+
+
+class _Run:
+    """The state of one stream through the pipeline: the ONE implementation of the layers and contracts.
+
+    A driver feeds it; it never reads. :func:`stream_updates` (sync reads) and :func:`astream_updates`
+    (async reads) are both the same few lines around these verbs, so the two cannot disagree:
+
+    * ``stop_before_read(cancelled)``: ``True`` when the caller cancelled or a clock ran out (outcome set);
+    * ``read_budget()``: how long the next read may wait (``(seconds, clock)``), ``None`` without timeouts;
+    * ``step(chunk)``: one read through every layer; returns the signals worth showing, and sets the
+      outcome when the read decided the stream (a service error, a decode error, a limit);
+    * ``check_clocks()``: after a read returned, was it too late (a clock ran out while it was awaited)?
+    * ``finish()``: the end of the body; always sets the outcome;
+    * ``source_failed(exc)``, ``timed_out(clock)``: what the driver saw instead of a read;
+    * ``result()``: the verdict, once the outcome is set.
+    """
+
+    def __init__(
+        self,
+        contract: str,
+        errors: str,
+        limits: dict[str, int | None],
+        activity: Any,
+        timeouts: StreamTimeouts | None = None,
+        request_id: str | int | None = None,
+    ) -> None:
+        self.contract = get_contract(contract, request_id=request_id)
+        self.framing = self.contract.framing
+        self.limits = limits
+        self.activity = activity
+        self.timeouts = timeouts if timeouts is not None and timeouts.active else None
+        if self.framing == "sse":
+            self.parser: Any = SSEParser(
+                errors=errors,
+                max_line_chars=limits["max_line_chars"],
+                max_event_chars=limits["max_event_chars"],
+                comments=True,
+            )
+        elif self.framing == "ndjson":
+            self.parser = NDJSONParser(errors=errors, max_line_chars=limits["max_line_chars"])
+        else:
+            self.parser = JSONArrayParser(errors=errors, max_element_chars=limits["max_element_chars"])
+        self.stats = StreamStats()
+        self.parts: list[str] = []
+        self.outcome: Outcome | None = None
+        self.truncated_at: str | None = None
+        self.error: StreamError | None = None
+        self.terminal: Terminal | None = None
+        self.finish_reason: str | None = None
+        self.progress_mark = 0  # stream offset (end of the read) of the last progress signal
+        self.values = ValueAssembler(limits["max_tool_arguments_chars"])
+        # SSE: the last event ID string and the retry just after the dispatch of the last event the
+        # application was given, for when the stream stops in the middle of a read (the parser has read
+        # past that point).
+        self.given_id = self.parser.last_event_id if self.framing == "sse" else ""
+        self.given_retry: int | None = None
+        self.stopped_in_handle = False
+
+    # -- what a driver calls ------------------------------------------------------------------------------
+    def stop_before_read(self, cancelled: Callable[[], bool]) -> bool:
+        """Before a read: ``True`` (outcome set) if the caller cancelled or a clock has run out."""
+        if cancelled():
+            self.outcome = Outcome.CANCELLED
+            return True
+        return self.check_clocks()
+
+    def check_clocks(self) -> bool:
+        """``True`` (outcome set) if one of the stream's timeouts has run out; ``False`` without any."""
+        if self.timeouts is None:
+            return False
+        clock = self.timeouts.expired()
+        if clock is None:
+            return False
+        self.timed_out(clock)
+        return True
+
+    def read_budget(self) -> tuple[float, str] | None:
+        """``(seconds, clock)`` the next read may wait before the nearest timeout runs out, else ``None``."""
+        return None if self.timeouts is None else self.timeouts.budget()
+
+    def step(self, chunk: bytes) -> list[Signal]:
+        """One read through every layer. Returns the signals worth showing (none after the terminal) and
+        sets :attr:`outcome` when this read decided the stream. Never raises for what the bytes contain."""
+        out: list[Signal] = []
+        fault: BoundaryError | None = None
+        try:
+            items = self.feed(chunk)
+        except BoundaryError as exc:
+            # What the same read completed before the fault still counts: the same text for every
+            # chunking (every parser attaches it to the error as ``outputs``).
+            items, fault = exc.outputs, exc
+        try:
+            if items:  # most reads of a live stream complete nothing
+                self.handle(items, out)
+                if self.outcome is not None:
+                    return out
+            if fault is not None:
+                raise fault
+            stall_limit = self.limits["max_bytes_without_progress"]
+            if stall_limit is not None and self.stats.bytes - self.progress_mark > stall_limit:
+                self.fail_progress(stall_limit)
+        except BoundaryError as exc:
+            self.failed(exc)
+        return out
+
+    def feed(self, chunk: bytes) -> list[Any]:
+        s = self.stats
+        size = len(chunk)
+        s.reads += 1
+        s.bytes += size
+        sizes = s.read_sizes
+        bucket = 1 << (size.bit_length() - 1) if size else 0  # powers of two: k counts k to 2k - 1 bytes
+        sizes[bucket] = sizes.get(bucket, 0) + 1
+        if self.terminal is not None:
+            s.bytes_after_terminal += size
+        if self.activity is not None and size:
+            self.activity.on_bytes(size)
+        if self.timeouts is not None:
+            self.timeouts.on_bytes(size)
+        items = self.parser.feed(chunk)
+        # Sampled only after a successful feed: a failed parser's buffers mean nothing.
+        held, line, event, in_event = self.parser.pending_sizes()
+        if held:
+            s.reads_ending_mid_character += 1
+            if held > s.max_held_bytes:
+                s.max_held_bytes = held
+        if line:
+            s.reads_ending_mid_line += 1
+            if line > s.max_pending_line_chars:
+                s.max_pending_line_chars = line
+        if event > s.max_pending_event_chars:
+            s.max_pending_event_chars = event
+        if in_event:
+            s.reads_ending_mid_event += 1
+        return items
+
+    def handle(self, items: list[Any], out: list[Signal]) -> None:
+        """Interpret complete units, appending the signals worth showing to ``out`` (kept if this raises)."""
+        try:
+            self._handle(items, out)
+        except BoundaryError:
+            self.stopped_in_handle = True
+            raise
+        if self.outcome is not None:
+            self.stopped_in_handle = True
+
+    def _handle(self, items: list[Any], out: list[Signal]) -> None:
+        s = self.stats
+        sse = self.framing == "sse"
+        retry_after = self.parser.retry_after_event if sse else None
+        for item in items:
+            if self.activity is not None:
+                self.activity.on_event()
+            if self.timeouts is not None:
+                self.timeouts.on_event()
+            if isinstance(item, Comment):
+                s.heartbeats += 1
+                if self.terminal is None:
+                    out.append(Heartbeat("comment"))
+                continue
+            s.events += 1
+            maximum = self.limits["max_events"]
+            if maximum is not None and s.events > maximum:
+                raise _inexact(
+                    LimitExceededError(
+                        "max_events", maximum, offset=self.parser.bytes_in, event_index=s.events - 1
+                    )
+                )
+            if self.terminal is not None:  # checked by the layers below, never appended
+                s.events_after_terminal += 1
+                if sse:
+                    self.given_id, self.given_retry = item.last_event_id, retry_after(s.events)
+                continue
+            try:
+                signals = self.contract.interpret(item)
+            except FramingError as exc:
+                if exc.offset is None:  # the contract sees an event, not its bytes: the read's end
+                    exc.offset = self.parser.bytes_in
+                    _inexact(exc)
+                exc.event_index = s.events - 1 if exc.event_index is None else exc.event_index
+                raise
+            if sse:  # (the retry fields read after this event in the same read left out)
+                self.given_id, self.given_retry = item.last_event_id, retry_after(s.events)
+            for signal in signals:
+                self.apply(signal)
+                out.append(signal)
+                if self.outcome is not None or self.terminal is not None:
+                    break  # a service error ends the stream; after a terminal nothing is appended
+            if self.outcome is not None:
+                return
+
+    def apply(self, signal: Signal) -> None:
+        s = self.stats
+        if isinstance(signal, _PROGRESS):
+            self.progress_mark = self.parser.bytes_in
+            if self.activity is not None:
+                self.activity.on_progress()
+            if self.timeouts is not None:
+                self.timeouts.on_progress()
+        if isinstance(signal, TextDelta):
+            s.deltas += 1
+            s.text_chars += len(signal.text)
+            self.parts.append(signal.text)
+        elif isinstance(signal, Stage):
+            s.stages += 1
+        elif isinstance(signal, FinishReason):
+            self.finish_reason = signal.reason
+        elif isinstance(signal, Terminal):
+            self.terminal = signal
+            self.finish_reason = signal.finish_reason
+        elif isinstance(signal, Heartbeat):
+            s.heartbeats += 1
+        elif isinstance(signal, Unknown):
+            s.unknown_events += 1
+        elif isinstance(signal, VALUE_SIGNALS):  # tool calls and reasoning: lesson_lib.core.values
+            self.values.apply(signal, offset=self.parser.bytes_in, event_index=s.events - 1)
+        elif isinstance(signal, ServiceError):
+            self.outcome = Outcome.SERVICE_ERROR
+            self.error = StreamError(
+                "ServiceError",
+                signal.message,
+                offset=self.parser.bytes_in,
+                event_index=s.events - 1,
+                error_type=signal.error_type,
+                offset_exact=False,
+            )
+
+    def in_event(self) -> bool:
+        if self.framing == "sse":
+            return bool(self.parser.has_pending_event)
+        if self.framing == "json-array":
+            return bool(self.parser.in_element)
+        return False  # NDJSON: a value is one line
+
+    def fail_progress(self, maximum: int) -> None:
+        """Raise: more than ``maximum`` bytes arrived since the last sign of progress."""
+        # Checked after each read, counting from the end of the read that carried the last progress
+        # signal: the bound was crossed somewhere in this read, so the offset is this read's end.
+        raise _inexact(
+            LimitExceededError(
+                "max_bytes_without_progress",
+                maximum,
+                offset=self.stats.bytes,
+                event_index=self.stats.events,
+            )
+        )
+
+    def finish(self) -> list[Signal]:
+        """End of body: find the innermost unfinished unit, close the parser, apply implied signals.
+        Always sets :attr:`outcome`; returns the signals worth showing."""
+        out: list[Signal] = []
+        cut = self.cut_unit()
+        fault: BoundaryError | None = None
+        try:
+            items = self.parser.close()
+        except TruncatedCharacterError as exc:
+            items, cut = getattr(exc, "completed", None) or [], "character"
+        except IncompleteStreamError as exc:
+            items = getattr(exc, "completed", None) or []
+            cut = cut or {"line": "line", "element": "event"}.get(exc.unit, "completion")
+        except BoundaryError as exc:
+            items, fault = getattr(exc, "completed", None) or [], exc
+        try:
+            self.handle(items, out)
+            if fault is not None and self.outcome is None:
+                raise fault
+        except BoundaryError as exc:
+            self.failed(exc)
+            return out
+        if self.outcome is not None:
+            return out
+        array_open = self.framing == "json-array" and not self.parser.closed
+        if cut is None and not array_open and self.terminal is None:
+            for signal in self.contract.end():
+                self.apply(signal)
+                out.append(signal)
+        if self.terminal is not None and cut is None and not array_open:
+            self.outcome = Outcome.COMPLETED if self.terminal.complete else Outcome.INCOMPLETE
+        else:
+            self.outcome = Outcome.TRUNCATED
+            self.truncated_at = cut or "completion"
+        return out
+
+    def cut_unit(self) -> str | None:
+        """The innermost unit the body is inside right now, or None at a clean unit boundary."""
+        if self.parser.held_bytes:
+            return "character"
+        line = getattr(self.parser, "pending_line", "")
+        if line and (self.framing == "sse" or line.strip()):  # NDJSON ignores blank lines
+            return "line"
+        if self.in_event():
+            return "event"
+        return None
+
+    # -- failures ----------------------------------------------------------------------------------------
+    def failed(self, exc: BoundaryError) -> None:
+        if isinstance(exc, LimitExceededError):
+            self.outcome = Outcome.LIMIT_EXCEEDED
+            limit, maximum = exc.limit, exc.maximum
+        else:  # StreamDecodeError, FramingError, and any other boundary error the parsers raise
+            self.outcome = Outcome.DECODE_ERROR
+            limit = maximum = None
+        message = str(exc) if isinstance(exc, StreamDecodeError) else exc.message
+        self.error = StreamError(
+            type(exc).__name__,
+            message,
+            offset=exc.offset,
+            event_index=self.stats.events if exc.event_index is None else exc.event_index,
+            line_index=exc.line_index,
+            limit=limit,
+            maximum=maximum,
+            offset_exact=exc.offset_exact,
+        )
+
+    def source_failed(self, exc: Exception) -> None:
+        """The chunk source raised: the body stopped where it was (truncated), with the error recorded.
+
+        If one of the stream's timeouts has run out by now, the failure is that timeout (a sync read
+        timeout set from it raises here): ``timed_out``, naming the clock, with the exception's name."""
+        if self.timeouts is not None:
+            clock = self.timeouts.expired()
+            if clock is not None:
+                self.timed_out(clock, cause=exc)
+                return
+        self.error = StreamError(type(exc).__name__, str(exc), offset=self.stats.bytes)
+        if self._flush_failed():
+            return
+        self._end_early(Outcome.TRUNCATED)
+
+    def _flush_failed(self) -> bool:
+        """The body stops early: bytes the SSE parser holds undecoded are decoded now, so that invalid
+        UTF-8 among them is a ``decode_error`` however the reads were cut (``True``: the outcome is set)."""
+        if self.framing != "sse":
+            return False  # the NDJSON and JSON-array parsers decode every read at once
+        try:
+            self.parser.flush()
+        except BoundaryError as exc:
+            self.failed(exc)
+            return True
+        return False
+
+    def timed_out(self, clock: str, cause: BaseException | None = None) -> None:
+        """A clock ran out (``"idle_timeout"``, ``"progress_timeout"`` or ``"deadline"``): ``timed_out``.
+
+        The driver closes the source; ``error.kind`` names the clock, ``offset`` and ``event_index`` say
+        how much had arrived. As for a failed source, a clock that runs out after the service's terminal
+        signal (at a clean boundary) changes nothing but ``error``."""
+        assert self.timeouts is not None
+        limit = self.timeouts.limits[clock]
+        cause_name = None if cause is None else type(cause).__name__
+        self.error = StreamError(
+            clock,
+            _english_timeout_message(clock, limit, cause_name),
+            offset=self.stats.bytes,
+            event_index=self.stats.events,
+            limit=clock,
+            maximum=limit,
+            cause=cause_name,
+        )
+        self._end_early(Outcome.TIMED_OUT)
+
+    def _end_early(self, outcome: Outcome) -> None:
+        cut = self.cut_unit()
+        if self.terminal is not None and cut is None:
+            # Every byte up to a clean boundary after the service's own terminal arrived: what failed came
+            # after the answer, so the terminal's verdict stands (the error is kept in ``error``).
+            self.outcome = Outcome.COMPLETED if self.terminal.complete else Outcome.INCOMPLETE
+        else:
+            self.outcome = outcome
+            if outcome is Outcome.TRUNCATED:
+                self.truncated_at = cut or "completion"
+
+    # -- verdict -----------------------------------------------------------------------------------------
+    def result(self) -> StreamResult:
+        assert self.outcome is not None
+        s = self.stats
+        s.contract = dict(self.contract.counters)
+        if self.error is not None:
+            s.error_offset, s.error_event_index = self.error.offset, self.error.event_index
+        text = "".join(self.parts)
+        end_verified = (
+            self.outcome in (Outcome.COMPLETED, Outcome.INCOMPLETE)
+            and not self.contract.end_signal_repeated
+            and not s.events_after_terminal
+        )
+        return StreamResult(
+            outcome=self.outcome,
+            text=text,
+            final_text=text if self.outcome is Outcome.COMPLETED and end_verified else None,
+            finish_reason=self.finish_reason,
+            truncated_at=self.truncated_at,
+            error=self.error,
+            stats=s,
+            contract=self.contract.name,
+            end_verified=end_verified,
+            tool_calls=self.values.tool_calls(),
+            reasoning_text=self.values.reasoning_text,
+            last_event_id=self.resume_point()[0],
+            retry=self.resume_point()[1],
+        )
+
+    def resume_point(self) -> tuple[str, int | None]:
+        """SSE: ``(last_event_id, retry)`` as of the last event the application was given, the same for
+        every chunking: the parser's at the end when every event was handled; when the stream stopped
+        inside a read (a service error, ``max_events``, a contract or tool-call error), those at that
+        event's dispatch, not those of the fields the parser read after it."""
+        if self.framing != "sse":
+            return "", None
+        if not self.stopped_in_handle:
+            return self.parser.last_event_id, self.parser.retry
+        return self.given_id, self.given_retry
+
+
+def _inexact(exc: BoundaryError) -> BoundaryError:
+    """Mark an error raised here whose offset is only the end of the current read."""
+    exc.offset_exact = False
+    return exc
+
+
+def _close_source(chunks: object) -> None:
+    close = getattr(chunks, "close", None)
+    if callable(close):
+        close()
+
+
+def _prepare(
+    contract: str,
+    *,
+    cancel: Callable[[], bool] | Any = None,
+    activity: _Activity | None = None,
+    errors: str = "strict",
+    max_line_chars: int | None = DEFAULT_LIMITS["max_line_chars"],
+    max_event_chars: int | None = DEFAULT_LIMITS["max_event_chars"],
+    max_element_chars: int | None = DEFAULT_LIMITS["max_element_chars"],
+    max_events: int | None = DEFAULT_LIMITS["max_events"],
+    max_bytes_without_progress: int | None = DEFAULT_LIMITS["max_bytes_without_progress"],
+    max_tool_arguments_chars: int | None = DEFAULT_LIMITS["max_tool_arguments_chars"],
+    idle_timeout: float | None = None,
+    progress_timeout: float | None = None,
+    deadline: float | None = None,
+    clock: Callable[[], float] = time.monotonic,
+    request_id: str | int | None = None,
+) -> tuple[_Run, Callable[[], bool]]:
+    """Check every argument (every limit, whatever the framing uses; every timeout) and build the run.
+    No I/O. An unknown keyword is a ``TypeError``; a bad value an ``OptionError`` (a ``ValueError``)."""
+    limits = {
+        "max_line_chars": max_line_chars,
+        "max_event_chars": max_event_chars,
+        "max_element_chars": max_element_chars,
+        "max_events": max_events,
+        "max_bytes_without_progress": max_bytes_without_progress,
+        "max_tool_arguments_chars": max_tool_arguments_chars,
+    }
+    for name, value in limits.items():
+        check_int(name, value, minimum=1, none=True)
+    check_timeouts(idle_timeout, progress_timeout, deadline)
+    if not callable(clock):
+        raise TypeError("clock must be callable (-> seconds), e.g. time.monotonic")
+    cancelled = _cancel_check(cancel)
+    run = _Run(contract, errors, limits, activity, None, request_id)  # checks contract and request_id
+    # The clocks start last, when every argument is known good: the body is about to be read.
+    run.timeouts = _timeouts(idle_timeout, progress_timeout, deadline, clock)
+    return run, cancelled
+
+
+def _timeouts(
+    idle_timeout: float | None,
+    progress_timeout: float | None,
+    deadline: float | None,
+    clock: Callable[[], float],
+) -> StreamTimeouts | None:
+    if idle_timeout is None and progress_timeout is None and deadline is None:
+        return None
+    return StreamTimeouts(idle_timeout, progress_timeout, deadline, clock)
+
+
+def check_options(contract: str, **options: Any) -> None:
+    """Raise exactly what :func:`stream_updates` would raise for these arguments, without a source.
+
+    For callers that must refuse a bad argument before any I/O (:mod:`lesson_lib.net.http` checks the
+    contract and the options before it sends a request). An unknown keyword is a ``TypeError``.
+    """
+    _prepare(contract, **options)
+
+
+_OPTIONS_DOC = """
+    Options (keyword-only; each checked before anything is read):
+
+    * ``cancel``: a callable or an object with ``is_set()`` (``threading.Event``, ``asyncio.Event``),
+      checked before every read: set, the outcome is ``cancelled``;
+    * ``activity``: told ``on_bytes(n)`` per read, ``on_event()`` per event or comment and
+      ``on_progress()`` per text delta, stage, finish reason or terminal (see
+      :mod:`lesson_lib.core.activity`);
+    * ``errors``: ``"strict"`` (default) or ``"replace"`` (decode as a browser does);
+    * limits (``None`` lifts one; defaults in :data:`DEFAULT_LIMITS`): ``max_line_chars`` (SSE and NDJSON
+      lines), ``max_event_chars`` (SSE event data), ``max_element_chars`` (JSON array element),
+      ``max_events``, ``max_bytes_without_progress`` (checked after each read, counted from the end of the
+      read that carried the last progress signal), ``max_tool_arguments_chars`` (one tool call's arguments
+      text). In bytes, the framing's buffers stay within :func:`lesson_lib.core.options.stream_buffer_bound`
+      for these limits (179 MiB at the defaults on SSE, strict); the answer being built (text, tool calls)
+      and the JSON value of the event being handled come on top;
+    * timeouts, in seconds, ``None`` by default (a positive finite number, else ``ValueError`` naming it):
+      ``idle_timeout`` (no byte at all), ``progress_timeout`` (no text delta or business stage: bytes and
+      heartbeats do not count), ``deadline`` (the whole answer, from the call). When one runs out the
+      source is closed and the outcome is ``timed_out`` with the clock in ``error.kind``. Over sync reads
+      they are judged between reads (a read that comes back after a clock ran out is not used; a sync
+      source cannot be interrupted, which is why :func:`lesson_lib.net.http.stream_http` also sets its read
+      timeout from them); over async reads each read is also bounded by the nearest clock. ``clock``
+      (default ``time.monotonic``) is what they are measured with;
+    * ``request_id``: the JSON-RPC id of the request an ``"mcp"`` stream answers (that contract only).
+"""
+
+
+def stream_updates(chunks: Iterable[bytes], contract: str, **options: Any) -> StreamUpdates:
+    """Run one stream through every layer, yielding live updates, then the :class:`StreamResult` last.
+
+    Updates are the contract's signals (:class:`TextDelta`, :class:`Stage`, :class:`Heartbeat`,
+    :class:`FinishReason`, :class:`Terminal`, :class:`ServiceError`, :class:`Unknown`) in stream order;
+    nothing is yielded for events after the terminal signal. The final item is always the result, yielded
+    after the source has been closed.
+
+    Cleanup guarantee: ``chunks.close()`` (if it exists) is called exactly once on every path: terminal
+    and end of body, service error, decode error, limit, source exception, ``cancel``, a timeout, and the
+    caller closing the updates early (``break`` then ``close()``, a ``with`` block, or garbage
+    collection), even before the first read.
+
+    Raises only for the caller's mistakes: an unknown contract name (``ValueError``) or a bad option.
+    """
+    try:
+        run, cancelled = _prepare(contract, **options)
+    except BaseException:
+        _close_source(chunks)  # the caller's mistake: the source is still released
+        raise
+    return StreamUpdates(run, chunks, cancelled)
+
+
+stream_updates.__doc__ = (stream_updates.__doc__ or "") + _OPTIONS_DOC
+
+
+class _OwnedSource:
+    """A chunk source and whether it has been closed: closed once, by whoever gets there first."""
+
+    def __init__(self, chunks: Iterable[bytes]) -> None:
+        self.chunks = chunks
+        self.open = True
+
+    def release(self) -> None:
+        if self.open:
+            self.open = False
+            _close_source(self.chunks)
+
+
+def _generate(
+    run: _Run, source: _OwnedSource, cancelled: Callable[[], bool]
+) -> Generator[Signal | StreamResult, None, None]:
+    """The sync driver: blocking reads into the one pipeline (:class:`_Run`)."""
+    try:
+        try:
+            reads = iter(source.chunks)
+        except Exception as exc:
+            run.source_failed(exc)
+        else:
+            while not run.stop_before_read(cancelled):
+                try:
+                    chunk = next(reads)
+                except StopIteration:
+                    yield from run.finish()
+                    break
+                except Exception as exc:  # the transport failed (or its read timeout fired)
+                    run.source_failed(exc)
+                    break
+                if run.check_clocks():  # the read came back after a clock ran out: not used
+                    break
+                yield from run.step(chunk)
+                if run.outcome is not None:
+                    break
+    finally:
+        source.release()
+    yield run.result()
+
+
+class StreamUpdates:
+    """What :func:`stream_updates` returns: an iterator of live updates ending with the result.
+
+    It owns the chunk source from the moment it exists, not from the first ``next()``: a generator that
+    is closed (or dropped) before it ever ran would skip its ``finally``, and an HTTP response passed in
+    would leak. So ``close()``, the end of a ``with`` block, or garbage collection closes the source,
+    exactly once, whether or not anything was read.
+    """
+
+    def __init__(self, run: _Run, chunks: Iterable[bytes], cancelled: Callable[[], bool]) -> None:
+        # The generator must not refer back to this object: a cycle would keep it alive after a
+        # ``break`` until the garbage collector runs, and the source open with it.
+        self._source = _OwnedSource(chunks)
+        self._updates = _generate(run, self._source, cancelled)
+
+    def __iter__(self) -> StreamUpdates:
+        return self
+
+    def __next__(self) -> Signal | StreamResult:
+        return next(self._updates)
+
+    def close(self) -> None:
+        """Stop reading: the source is closed (once), and no result follows."""
+        self._updates.close()
+        self._source.release()
+
+    def __enter__(self) -> StreamUpdates:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        self.close()
+
+
+def consume(chunks: Iterable[bytes], contract: str, **options: Any) -> StreamResult:
+    """Read the whole stream and return its :class:`StreamResult`. Never raises for what the stream
+    contains; closes the source exactly once. ``options`` are those of :func:`stream_updates`."""
+    result: StreamResult | None = None
+    for update in stream_updates(chunks, contract, **options):
+        if isinstance(update, StreamResult):
+            result = update
+    assert result is not None
+    return result
+
+
+# --- async: the same pipeline, awaited reads -------------------------------------------------------------
+
+
+async def _aclose_source(chunks: object) -> None:
+    aclose = getattr(chunks, "aclose", None)
+    if callable(aclose):
+        await aclose()
+    else:
+        _close_source(chunks)
+
+
+class _AOwnedSource:
+    """An async chunk source and whether it has been closed: ``aclose()``d once, by whoever is first."""
+
+    def __init__(self, chunks: AsyncIterable[bytes]) -> None:
+        self.chunks = chunks
+        self.open = True
+
+    async def release(self) -> None:
+        if self.open:
+            self.open = False
+            await _aclose_source(self.chunks)
+
+
+async def _agenerate(
+    run: _Run, source: _AOwnedSource, cancelled: Callable[[], bool]
+) -> AsyncGenerator[Signal | StreamResult, None]:
+    """The async driver: awaited reads, each bounded by the nearest clock, into the one pipeline.
+
+    The same calls in the same order as :func:`_generate`; only ``next`` became ``await anext`` inside
+    ``asyncio.timeout``. A ``CancelledError`` (the task was cancelled, or an ``asyncio.timeout()`` around
+    the caller's loop fired) is not caught: the ``finally`` closes the source, then it propagates."""
+    try:
+        try:
+            reads = aiter(source.chunks)
+        except Exception as exc:
+            run.source_failed(exc)
+        else:
+            while not run.stop_before_read(cancelled):
+                budget = run.read_budget()
+                bound = asyncio.timeout(None if budget is None else budget[0])
+                try:
+                    async with bound:
+                        chunk = await anext(reads)
+                except StopAsyncIteration:
+                    for signal in run.finish():
+                        yield signal
+                    break
+                except Exception as exc:
+                    if budget is not None and bound.expired():  # our bound fired, not the source
+                        run.timed_out(run.timeouts.expired() or budget[1])  # type: ignore[union-attr]
+                    else:
+                        run.source_failed(exc)
+                    break
+                if run.check_clocks():
+                    break
+                for signal in run.step(chunk):
+                    yield signal
+                if run.outcome is not None:
+                    break
+    finally:
+        await source.release()
+    yield run.result()
+
+
+#: Cleanups scheduled by AStreamUpdates.__del__, kept alive until they finish.
+_PENDING_CLOSES: set[asyncio.Task[None]] = set()
+
+
+class AStreamUpdates:
+    """What :func:`astream_updates` returns: an async iterator of live updates ending with the result.
+
+    Like :class:`StreamUpdates` it owns the source from the moment it exists: ``aclose()`` (or
+    ``async with``, or ``contextlib.aclosing``) closes it exactly once, whether or not anything was read.
+    Leave the loop early WITHOUT one of these and nothing closes the source at the ``break``: an async
+    generator cannot run its cleanup without the event loop, so Python only schedules it when the
+    object is garbage-collected (the loop's async-generator hooks), or at ``loop.shutdown_asyncgens()``
+    (the end of ``asyncio.run``). If this object is collected with its source still open while a loop
+    runs, it schedules the ``aclose()`` itself.
+    """
+
+    def __init__(self, run: _Run, chunks: AsyncIterable[bytes], cancelled: Callable[[], bool]) -> None:
+        self._source = _AOwnedSource(chunks)
+        self._updates = _agenerate(run, self._source, cancelled)
+
+    def __aiter__(self) -> AStreamUpdates:
+        return self
+
+    async def __anext__(self) -> Signal | StreamResult:
+        return await anext(self._updates)
+
+    async def aclose(self) -> None:
+        """Stop reading: the source is closed (once), and no result follows."""
+        try:
+            await self._updates.aclose()
+        finally:
+            await self._source.release()
+
+    async def __aenter__(self) -> AStreamUpdates:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    def __del__(self) -> None:
+        if not self._source.open:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # no loop: nothing can await the close now (the asyncgen hooks may, later)
+        task = loop.create_task(self._source.release())
+        _PENDING_CLOSES.add(task)
+        task.add_done_callback(_PENDING_CLOSES.discard)
+
+
+def _check_async_source(chunks: object) -> None:
+    if not hasattr(chunks, "__aiter__"):
+        raise TypeError(
+            f"chunks must be an async iterable of bytes, got {type(chunks).__name__}; "
+            "for a sync iterable use consume / stream_updates"
+        )
+
+
+def astream_updates(chunks: AsyncIterable[bytes], contract: str, **options: Any) -> AStreamUpdates:
+    """:func:`stream_updates` over async reads: the same signals in the same order, the result last.
+
+    The same :class:`_Run` is fed, so the signals and the result are those of :func:`stream_updates`
+    for the same bytes, whatever the chunking. The source is ``aclose()``d (``close()`` if it has no
+    ``aclose``) exactly once on every path the loop itself reaches (end of body, service error, limit,
+    source exception, ``cancel``, timeout) and on ``aclose()`` of the updates; for an early ``break`` or
+    an exception in the caller's loop, use ``async with contextlib.aclosing(astream_updates(...)) as
+    updates``. Cancellation of the task (``CancelledError``, an ``asyncio.timeout`` around the loop)
+    closes the source, then propagates; it is never swallowed.
+
+    Arguments are checked here, at the call, before anything is read: a bad one raises and the source
+    is left untouched (nothing can be awaited in this plain function; :func:`aconsume` closes it).
+    """
+    _check_async_source(chunks)
+    run, cancelled = _prepare(contract, **options)
+    return AStreamUpdates(run, chunks, cancelled)
+
+
+astream_updates.__doc__ = (astream_updates.__doc__ or "") + _OPTIONS_DOC
+
+
+async def aconsume(chunks: AsyncIterable[bytes], contract: str, **options: Any) -> StreamResult:
+    """Read the whole async stream and return its :class:`StreamResult`: the result :func:`consume`
+    gives for the same bytes. Never raises for what the stream contains; closes the source exactly once
+    (also on a bad argument, then raises, and on cancellation, then re-raises ``CancelledError``).
+    ``options`` are those of :func:`stream_updates`."""
+    try:
+        updates = astream_updates(chunks, contract, **options)
+    except BaseException:
+        await _aclose_source(chunks)
+        raise
+    result: StreamResult | None = None
+    async with updates:
+        async for update in updates:
+            if isinstance(update, StreamResult):
+                result = update
+    assert result is not None
+    return result

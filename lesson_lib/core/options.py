@@ -1,0 +1,165 @@
+"""Numeric options: the one place where every number a caller passes to lesson_lib is checked.
+
+Every limit, count, offset, delay and timeout in the library goes through :func:`check_int` or
+:func:`check_number`, before any state is built and before any I/O. A rejected value raises
+:class:`OptionError`, whose message names the option, the allowed range and the value given, e.g.
+``max_line_chars must be an int >= 1, or None; got 1.5``.
+
+Rules, the same everywhere:
+
+* ``bool`` is not a number here (``True`` is an ``int`` to Python, but ``max_line_chars=True`` is a
+  mistake, not a limit of 1);
+* an int option takes only ``int`` (``2.0`` and ``"2"`` are refused, not rounded or parsed);
+* a number option (seconds) takes ``int`` or ``float``, finite: ``nan`` and ``inf`` are refused, and so
+  is anything outside the documented range (a ``delay=1e10`` would hang a server thread for 300 years).
+
+:class:`OptionError` is both a ``ValueError`` and a ``TypeError``: a wrong type and a wrong value are the
+same mistake (a bad option), and code written against either exception keeps working.
+"""
+
+from __future__ import annotations
+
+import math
+
+__all__ = ["OptionError", "check_int", "check_number", "stream_buffer_bound"]
+
+
+class OptionError(ValueError, TypeError):
+    """A bad option: wrong type or out of range. The message names the option and the allowed range."""
+
+
+def _show(bound: float) -> str:
+    return f"{bound:g}" if isinstance(bound, float) else str(bound)
+
+
+def _range(minimum: float | None, maximum: float | None, low_open: bool, unit: str) -> str:
+    low = "" if minimum is None else f"{'>' if low_open else '>='} {_show(minimum)}"
+    high = "" if maximum is None else f"<= {_show(maximum)}"
+    return " and ".join(part for part in (low, high) if part) + unit
+
+
+def check_int(
+    name: str,
+    value: object,
+    *,
+    minimum: int | None = 1,
+    maximum: int | None = None,
+    none: bool = False,
+) -> int | None:
+    """Return ``value`` if it is an ``int`` (not ``bool``) with ``minimum <= value <= maximum`` (a bound
+    that is ``None`` is open), or ``None`` when ``none`` allows it; else raise :class:`OptionError`."""
+    if value is None and none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise OptionError(_message(name, "an int", minimum, maximum, False, "", none, value))
+    if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
+        raise OptionError(_message(name, "an int", minimum, maximum, False, "", none, value))
+    return value
+
+
+def check_number(
+    name: str,
+    value: object,
+    *,
+    minimum: float,
+    maximum: float,
+    low_open: bool = False,
+    none: bool = False,
+    unit: str = " seconds",
+) -> float | None:
+    """Return ``value`` if it is a finite ``int`` or ``float`` (not ``bool``) in the range ``minimum``
+    (exclusive when ``low_open``) to ``maximum`` (inclusive), or ``None`` when ``none`` allows it; else
+    raise :class:`OptionError`. Both bounds are required: every duration in the library is bounded."""
+    if value is None and none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise OptionError(_message(name, "a number", minimum, maximum, low_open, unit, none, value))
+    if (
+        not math.isfinite(value)
+        or value > maximum
+        or value < minimum
+        or (low_open and value == minimum)
+    ):
+        raise OptionError(_message(name, "a number", minimum, maximum, low_open, unit, none, value))
+    return value
+
+
+def _message(
+    name: str,
+    kind: str,
+    minimum: float | None,
+    maximum: float | None,
+    low_open: bool,
+    unit: str,
+    none: bool,
+    value: object,
+) -> str:
+    allowed = f"{kind} {_range(minimum, maximum, low_open, unit)}"
+    if none:
+        allowed += ", or None"
+    return f"{name} must be {allowed}; got {value!r}"
+
+
+# -- the memory one stream's buffers may take ---------------------------------------------------------
+#: Bytes a buffered character may take: a Python ``str`` stores every character in the width its widest
+#: one needs, 4 bytes once a character above U+FFFF (an emoji) is in it.
+BYTES_PER_CHAR = 4
+#: Bytes a read may cost while it is being handled, per byte read: its text (up to 4 bytes per byte) and
+#: the lines it completes (a short line is a ``str`` of about 50-80 bytes: up to about 21 per byte read in
+#: 3-byte lines of one Chinese character). Measured in ``benchmarks/memory.py``.
+BYTES_PER_READ_BYTE = 32
+#: What a parser holds whatever its limits (its objects, a group of short pieces: ``lesson_lib.core.pieces``).
+BASE_BYTES = 1024 * 1024
+
+
+#: Copies of an event's data that may be alive at once: its lines and the joined data (strict); in
+#: ``errors="replace"`` mode also the bytes and the text of turning escapes into U+FFFD, which for text
+#: outside ASCII measured up to 9 copies' worth (``benchmarks/memory.py``, ``tests/test_memory.py``).
+EVENT_COPIES = {"strict": 2, "replace": 10}
+#: Copies of a JSON array element that may be alive at once: its pieces, the joined text, and on a limit
+#: error the text it reports (measured: up to about 4).
+ELEMENT_COPIES = 4
+
+
+def stream_buffer_bound(
+    *,
+    max_line_chars: int,
+    max_event_chars: int,
+    max_element_chars: int = 0,
+    read_bytes: int = 64 * 1024,
+    errors: str = "strict",
+) -> int:
+    """The most memory, in bytes, that one stream's buffers take in lesson_lib's parsers with these limits
+    (in characters, as the parsers take them; ``0`` for a parser not used) and reads of at most
+    ``read_bytes``::
+
+        BYTES_PER_CHAR * (3 * max_line_chars + EVENT_COPIES[errors] * max_event_chars
+                          + ELEMENT_COPIES * max_element_chars)
+        + BYTES_PER_READ_BYTE * read_bytes + BASE_BYTES
+
+    Where it comes from: an unfinished line is held in pieces and joined when it ends, then its value cut
+    out (three copies at most, briefly); an event's data is held as its lines (many short ones joined in
+    groups: :mod:`lesson_lib.core.pieces`) and joined once when it is dispatched; a JSON array element is held
+    in pieces and joined once. Pass the limits of the parser used: :class:`~lesson_lib.SSEParser` and
+    :func:`~lesson_lib.consume` on SSE, ``max_line_chars`` and ``max_event_chars``; NDJSON,
+    ``max_line_chars`` only; a JSON array, ``max_element_chars`` only. The dispatched events, and the
+    values :func:`lesson_lib.consume` decodes from them, are the caller's, not buffers: they are not
+    counted (``json.loads`` of one event can take several times its characters; ``benchmarks/memory.py``
+    measures it). A limit of ``None`` has no bound.
+
+    At the defaults (4 Mi characters per line, 16 Mi per event, 64 KiB reads) the bound is 179 MiB in
+    strict mode (SSE), reached only when every buffered string holds a character above U+FFFF (a Python
+    ``str`` then stores 4 bytes per character); ASCII text takes about a quarter of it. Checked against
+    tracemalloc peaks in ``benchmarks/memory.py`` (at the defaults) and ``tests/test_memory.py``.
+    """
+    for name, value in (
+        ("max_line_chars", max_line_chars),
+        ("max_event_chars", max_event_chars),
+        ("max_element_chars", max_element_chars),
+    ):
+        check_int(name, value, minimum=0)
+    check_int("read_bytes", read_bytes, minimum=1)
+    if errors not in EVENT_COPIES:
+        raise OptionError(f"errors must be 'strict' or 'replace'; got {errors!r}")
+    chars = 3 * max_line_chars + EVENT_COPIES[errors] * max_event_chars + ELEMENT_COPIES * max_element_chars
+    return BYTES_PER_CHAR * chars + BYTES_PER_READ_BYTE * read_bytes + BASE_BYTES

@@ -1,0 +1,88 @@
+"""The network layer: real sockets and HTTP around the core.
+
+:mod:`.replay` (a loopback server that sends chosen bytes with chosen cuts), :mod:`.http` (httpx reads into
+``consume``, resumption, timeouts), :mod:`.relay` and :mod:`.relay_variants` (an ASGI gateway to a browser
+page, correct and faulty). Needs the ``net`` extra (httpx, starlette, uvicorn).
+"""
+
+from .http import (
+    ContentEncodingError,
+    HTTPAReads,
+    HTTPReads,
+    ResumeAttempt,
+    Resumed,
+    astream_http,
+    astream_http_updates,
+    open_areads,
+    open_reads,
+    read_events,
+    resume_responses,
+    resume_sse,
+    stream_http,
+    stream_http_updates,
+)
+from .relay import (
+    STATIC_DIR,
+    STREAM_HEADERS,
+    RelayReply,
+    RelayServer,
+    read_relay,
+)
+from .relay_variants import (
+    ESCAPE_PREFIX,
+    FINISH_INVENTIONS,
+    OUTCOME_EVENT,
+    VARIANTS,
+    Emit,
+    Plan,
+    check_variant,
+    outcome_frame,
+    outcome_summary,
+    relay_bytes,
+    run_variant,
+    unescape_type,
+)
+from .replay import (
+    HEARTBEAT,
+    ReplayRequest,
+    ReplayServer,
+    encode_events,
+)
+
+__all__ = [
+    "ESCAPE_PREFIX",
+    "FINISH_INVENTIONS",
+    "HEARTBEAT",
+    "OUTCOME_EVENT",
+    "STATIC_DIR",
+    "STREAM_HEADERS",
+    "VARIANTS",
+    "ContentEncodingError",
+    "Emit",
+    "HTTPAReads",
+    "HTTPReads",
+    "Plan",
+    "RelayReply",
+    "RelayServer",
+    "ReplayRequest",
+    "ReplayServer",
+    "ResumeAttempt",
+    "Resumed",
+    "astream_http",
+    "astream_http_updates",
+    "check_variant",
+    "encode_events",
+    "open_areads",
+    "open_reads",
+    "outcome_frame",
+    "outcome_summary",
+    "read_events",
+    "read_relay",
+    "relay_bytes",
+    "resume_responses",
+    "resume_sse",
+    "run_variant",
+    "stream_http",
+    "stream_http_updates",
+    "unescape_type",
+]

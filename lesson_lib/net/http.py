@@ -1,0 +1,1059 @@
+"""Feeding lesson_lib from a real HTTP response, with httpx.
+
+The reads are ``response.iter_raw()``: the body bytes exactly as the transport handed them over, not
+re-cut into lines or text. Everything above the chunk boundary is
+:func:`~lesson_lib.core.completion.consume`'s
+job, so this module only opens, reads and closes:
+
+* :class:`HTTPReads` (made by :func:`open_reads`) is one response's body as an iterable of reads with a
+  ``close()``. It records every read's size in :attr:`HTTPReads.sizes`; ``consume`` also counts them in
+  ``stats.reads`` and ``stats.read_sizes``. Since ``consume`` closes its source exactly once on every path,
+  the response (and a client made for it) is released on a terminal signal, an error, an early break, a
+  cancel or a transport failure alike.
+* :func:`stream_http` is ``consume(open_reads(...))``; :func:`stream_http_updates` is the same as a
+  generator of live updates, and opens the request only when first advanced (so a generator that is never
+  started holds no connection).
+* :class:`HTTPAReads` / :func:`open_areads`, :func:`astream_http` and :func:`astream_http_updates` are the
+  same over ``httpx.AsyncClient`` (``aiter_raw()``): the same arguments, checks and guarantees, and the
+  response is released on every path, a cancelled task included (the ``CancelledError`` then propagates);
+* the stream timeouts (``idle_timeout``, ``progress_timeout``, ``deadline``) are enforced on the socket, and
+  ``deadline`` bounds the whole call from the moment it is made: connecting, the headers and the body
+  (``idle_timeout`` and ``progress_timeout`` count from the start of the body, so they do not bound the wait
+  for the headers: that wait is bounded by httpx's timeout (``timeout``, or a caller's ``client``'s own),
+  per connect and per read as httpx counts it, and by the time left on ``deadline``). Each read waits at
+  most the time left on the nearest clock: async, it is awaited inside ``asyncio.timeout`` set to that time;
+  sync, a watchdog thread shuts the socket down when that time is up (see "What a blocked sync read cannot
+  do" below). The outcome is then ``timed_out``, also when the deadline runs out before or during the
+  headers (``error.kind`` ``"deadline"``, no body byte read);
+* :func:`resume_sse` reconnects after a drop, as an ``EventSource`` does: it waits the stream's ``retry``
+  time and sends ``Last-Event-ID``. That repairs a stream whose events carry ids and whose server honours
+  the header. It cannot repair a stream without ids (OpenAI, Anthropic): the only way to "reconnect" there is
+  to send the request again, which starts a new answer (and bills it again, or repeats a tool's side effect).
+  So by default it refuses to re-send without an id; ``resend_without_id=True`` shows what happens. With
+  ``contract="mcp"`` it resumes an MCP Streamable HTTP stream (``POST``, then ``GET`` with
+  ``Last-Event-ID``); :func:`resume_responses` resumes an OpenAI Responses background stream from its last
+  ``sequence_number`` (``starting_after``).
+
+What is raised, and what is an outcome (the same in the sync and the async functions): a bad argument (an
+unknown contract, a bad option or limit) raises ``ValueError``/``TypeError`` before any request is sent
+(against a real API a request is billed); a failure before there is a response to read (connection refused,
+httpx's own timeout running out while connecting or before the headers: ``httpx.ConnectTimeout`` or
+``httpx.ReadTimeout``, an HTTP error status, a compressed body) raises, as httpx does: there is no stream yet
+to have an outcome. The one exception is the deadline, a stream clock: when it runs out before or during the
+headers the result is ``timed_out`` (``deadline``). Everything once the headers are in is the
+:class:`StreamResult`'s outcome (a transport error in the body, httpx's read timeout included, is
+``truncated``, with the exception's name in ``error.kind``).
+
+What a blocked sync read cannot do. A thread blocked in ``recv()`` cannot be interrupted by a clock in that
+thread, and httpx 0.28 (httpcore 1.0) takes a request's read timeout once per phase (once for the headers,
+once for the body, from ``extensions["timeout"]``), not per read: a per-read timeout of "the time left" is not
+something httpx can be told. So the request's own timeout (connecting and every read, the headers' and the
+body's) is the client's timeout with each part cut to the deadline's time left, never the idle or progress
+clock, which count from the body; and a sync stream with a clock set runs a watchdog thread that, when the
+nearest clock runs out, shuts the socket down (``shutdown(SHUT_RDWR)``, which wakes the blocked read); the
+read then fails and the outcome is ``timed_out``. What it cannot do: reach a socket it does not know. It knows
+the socket of a connection this call opened (httpcore's ``trace`` extension) and, once the headers are in, the
+response's socket; on a connection reused from the caller's ``client``, the headers are bounded per read only
+(each read waits at most its timeout cut to the deadline's time left), not in total. And over any other sync
+source (a generator, a file), :func:`~lesson_lib.core.completion.consume` judges the clocks only between
+reads: a
+read that blocks returns when it returns. Tolerance: a clock fires within about 0.1 s of running out (the
+watchdog's wake-up, then the close; measured 0.001-0.064 s past the deadline on a busy two-core machine);
+``tests/test_timeouts.py`` allows 0.7 s.
+
+Compression. httpx asks for ``Accept-Encoding: gzip, deflate`` by default and decodes in ``iter_bytes()``;
+this module reads ``iter_raw()``, so it asks for ``Accept-Encoding: identity`` instead (unless the caller
+sets the header), and if a server compresses anyway it raises :class:`ContentEncodingError`, naming the
+``Content-Encoding``, before reading the body. Decoding gzip here was the alternative, rejected because:
+
+* every offset ``lesson_lib`` reports (an invalid byte, a limit, a drop) is an offset in the body as it
+  crossed the wire, and each read's size is the transport's; under compression both would describe a
+  decompressed stream nobody can see on the wire, and a compressed read can decode to zero bytes or to
+  many, a boundary below the character one that the lessons would then have to hide or teach first;
+* a compressor holds output until its block fills unless the server flushes it per event, so a compressing
+  server or proxy risks the "buffering proxy" failure of an event stream (nothing arrives, then much at
+  once): better found and switched off than absorbed.
+
+``identity`` is the token for "no content coding"; a request that lists no other coding makes every other
+one unacceptable, and the server then SHOULD send the content without a coding (RFC 9110, section 12.5.3).
+A server or proxy that compresses anyway is named in the error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import json as jsonlib
+import socket
+import ssl
+import threading
+import time
+from collections.abc import (
+    AsyncGenerator,
+    AsyncIterable,
+    AsyncIterator,
+    Callable,
+    Generator,
+    Iterable,
+    Iterator,
+    Mapping,
+)
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from ..core.activity import TIMEOUT_KINDS, CallClock
+from ..core.completion import (
+    AStreamUpdates,
+    Outcome,
+    StreamResult,
+    aconsume,
+    astream_updates,
+    check_options,
+    consume,
+    stream_updates,
+)
+from ..core.contracts import Signal
+from ..core.errors import BoundaryError, TruncatedCharacterError
+from ..core.options import check_int, check_number
+from ..core.sse import Event, SSEParser
+from ..i18n import text as _t
+from .replay import encode_events
+
+__all__ = [
+    "ContentEncodingError",
+    "HTTPAReads",
+    "HTTPReads",
+    "ResumeAttempt",
+    "Resumed",
+    "astream_http",
+    "astream_http_updates",
+    "open_areads",
+    "open_reads",
+    "read_events",
+    "resume_responses",
+    "resume_sse",
+    "stream_http",
+    "stream_http_updates",
+]
+
+
+#: The longest ``timeout`` (seconds) a request accepts: per connect and per read, not for the whole stream.
+MAX_TIMEOUT = 3600.0
+
+
+class ContentEncodingError(httpx.DecodingError):
+    """The server compressed the body (``Content-Encoding``) although ``identity`` was asked for.
+
+    ``content_encoding`` is the header's value. Raised by :func:`open_reads` after closing the response,
+    before any body byte is read (see the module docstring for why the body is not decompressed).
+    """
+
+    def __init__(self, content_encoding: str, *, request: httpx.Request | None = None) -> None:
+        super().__init__(
+            f"the response has Content-Encoding: {content_encoding}; lesson_lib reads the body as sent "
+            "(iter_raw) and asked for Accept-Encoding: identity, so it does not decompress it: have the "
+            "server or proxy send this stream uncompressed",
+            request=request,
+        )
+        self.content_encoding = content_encoding
+
+
+def _check_request(
+    url: object,
+    method: object,
+    headers: object,
+    client: object,
+    timeout: object,
+    client_type: type = httpx.Client,
+) -> dict[str, str | bytes]:
+    """Check the request arguments (no I/O); return the headers to send, ``Accept-Encoding`` included."""
+    if not isinstance(url, (str, httpx.URL)):
+        raise TypeError(f"url must be a str, got {type(url).__name__}")
+    if not isinstance(method, str) or not method:
+        raise ValueError(f"method must be a non-empty str, got {method!r}")
+    if headers is not None and not isinstance(headers, Mapping):
+        raise TypeError(f"headers must be a mapping, got {type(headers).__name__}")
+    if client is not None and not isinstance(client, client_type):
+        raise TypeError(f"client must be an httpx.{client_type.__name__}, got {type(client).__name__}")
+    check_number("timeout", timeout, minimum=0, maximum=MAX_TIMEOUT, low_open=True)
+    sent: dict[str, str | bytes] = dict(headers or {})
+    if not any(name.lower() == "accept-encoding" for name in sent):
+        sent["Accept-Encoding"] = "identity"  # the body is read raw: ask for it uncompressed
+    return sent
+
+
+def _header_bound(base: httpx.Timeout, deadline_left: float | None) -> httpx.Timeout:
+    """The httpx timeout of a sync request with stream clocks: ``base`` (the client's), each part (connect,
+    read, write, pool) cut to the time left on the deadline if that is sooner (at least 1 ms).
+
+    Only the deadline: ``idle_timeout`` and ``progress_timeout`` count from the start of the body, so they do
+    not bound the wait for the headers (the watchdog bounds the body's reads, read by read)."""
+    if deadline_left is None:
+        return base
+    left = max(deadline_left, 0.001)
+
+    def cut(part: float | None) -> float:
+        return left if part is None else min(part, left)
+
+    return httpx.Timeout(
+        connect=cut(base.connect), read=cut(base.read), write=cut(base.write), pool=cut(base.pool)
+    )
+
+
+@functools.cache
+def _ssl_context() -> ssl.SSLContext:
+    # Building a client's default SSL context reads the CA bundle each time; one is enough per process.
+    return httpx.create_ssl_context()
+
+
+class _Watchdog:
+    """A thread that shuts a socket down when a time set by :meth:`arm` passes (sync reads only).
+
+    ``arm(seconds)`` before a read, ``disarm()`` after it; ``socket`` is the connection's socket, set as
+    soon as it is known. :attr:`fired` says it shut the socket down. ``stop()`` ends the thread (idempotent).
+    """
+
+    def __init__(self) -> None:
+        self.socket: socket.socket | None = None
+        self.fired = False
+        self._at: float | None = None
+        self._stopped = False
+        self._cond = threading.Condition()
+        self._thread = threading.Thread(target=self._run, name="lesson_lib-http-watchdog", daemon=True)
+        self._thread.start()
+
+    def arm(self, seconds: float) -> None:
+        with self._cond:
+            self._at = time.monotonic() + max(seconds, 0.0)
+            self._cond.notify()
+
+    def disarm(self) -> None:
+        with self._cond:
+            self._at = None
+
+    def stop(self) -> None:
+        with self._cond:
+            self._stopped = True
+            self._cond.notify()
+
+    def trace(self, event: str, info: Mapping[str, Any]) -> None:
+        """httpcore's ``trace`` extension: learn the socket of a connection this request opens."""
+        if event in ("connection.connect_tcp.complete", "connection.start_tls.complete"):
+            stream = info.get("return_value")
+            sock = stream.get_extra_info("socket") if stream is not None else None
+            if isinstance(sock, socket.socket):
+                with self._cond:
+                    self.socket = sock
+                    self._cond.notify()
+
+    def watch(self, response: httpx.Response) -> None:
+        """Learn the socket of ``response``'s connection (a reused one included)."""
+        stream = response.extensions.get("network_stream")
+        sock = stream.get_extra_info("socket") if stream is not None else None
+        if isinstance(sock, socket.socket):
+            with self._cond:
+                self.socket = sock
+                self._cond.notify()
+
+    def _run(self) -> None:
+        with self._cond:
+            while not self._stopped:
+                if self._at is None:
+                    self._cond.wait()
+                    continue
+                left = self._at - time.monotonic()
+                if left > 0:
+                    self._cond.wait(left)
+                    continue
+                self._at = None
+                if self.socket is not None:
+                    self.fired = True
+                    with contextlib.suppress(OSError):
+                        self.socket.shutdown(socket.SHUT_RDWR)  # wakes the read blocked on it
+
+
+class _Clocks:
+    """The stream clocks of one sync call, for :class:`HTTPReads`: how long the next read may wait."""
+
+    def __init__(self, clock: CallClock, deadline: float | None) -> None:
+        self.clock, self.deadline = clock, deadline
+
+    def deadline_left(self) -> float | None:
+        if self.deadline is None:
+            return None
+        return self.deadline - (self.clock() - self.clock.started)
+
+    def budget(self) -> float | None:
+        timeouts = self.clock.timeouts
+        if timeouts is None:  # the stream has not started: only the deadline runs
+            return self.deadline_left()
+        budget = timeouts.budget()
+        return None if budget is None else budget[0]
+
+
+class HTTPReads:
+    """One HTTP response's body, as the reads httpx returned; ``close()`` releases the response.
+
+    Made by :func:`open_reads`, which has already received the status line and headers. Iterate it once.
+    If it made its own ``httpx.Client`` (no ``client`` given), ``close()`` closes that client too.
+    """
+
+    def __init__(
+        self,
+        response: httpx.Response,
+        own_client: httpx.Client | None = None,
+        *,
+        _guard: tuple[_Watchdog, _Clocks] | None = None,
+    ) -> None:
+        self.response = response
+        self.sizes: list[int] = []  # the size of every read, in arrival order
+        self._own_client = own_client
+        self._closed = False
+        self._guard = _guard
+
+    def __iter__(self) -> Iterator[bytes]:
+        if self._guard is None:
+            for chunk in self.response.iter_raw():
+                self.sizes.append(len(chunk))
+                yield chunk
+            return
+        watchdog, clocks = self._guard
+        raw = self.response.iter_raw()
+        while True:
+            budget = clocks.budget()
+            if budget is not None:
+                watchdog.arm(budget)
+            try:
+                chunk = next(raw, None)
+            except httpx.TransportError:
+                if watchdog.fired:
+                    raise httpx.ReadTimeout("the nearest stream clock ran out during the read") from None
+                raise
+            finally:
+                watchdog.disarm()
+            if watchdog.fired:  # the socket was shut down: what follows is not the server's end
+                raise httpx.ReadTimeout("the nearest stream clock ran out during the read")
+            if chunk is None:
+                return
+            self.sizes.append(len(chunk))
+            yield chunk
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def close(self) -> None:
+        """Close the response (a connection not read to the end is discarded, not reused). Idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            self.response.close()
+        finally:
+            if self._guard is not None:
+                self._guard[0].stop()
+            if self._own_client is not None:
+                self._own_client.close()
+
+    def __enter__(self) -> HTTPReads:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = _t("http.state.closed") if self._closed else _t("http.state.open")
+        return _t("http.repr.sync", status=self.response.status_code, reads=len(self.sizes), state=state)
+
+
+def open_reads(
+    url: str,
+    *,
+    method: str = "POST",
+    json: Any = None,
+    headers: Mapping[str, str | bytes] | None = None,
+    client: httpx.Client | None = None,
+    timeout: float = 10.0,
+    read_timeout: float | None = None,
+) -> HTTPReads:
+    """Send the request and return the response body as :class:`HTTPReads`, not read yet.
+
+    ``timeout`` (seconds, above 0 and at most :data:`MAX_TIMEOUT`) bounds connecting and every single read, so
+    a stalled stream cannot hang the caller (it is the timeout of the client made for the call; a caller's
+    ``client`` keeps its own); ``read_timeout`` (seconds), if given, bounds each read instead (the
+    headers' reads too: httpx takes one read timeout per request). The request asks for ``Accept-Encoding:
+    identity`` unless ``headers`` set that header. Bad arguments raise ``ValueError``/``TypeError`` before
+    any I/O. Raises ``httpx.HTTPStatusError`` for a non-2xx status and :class:`ContentEncodingError` for a
+    compressed body (after closing the response), and httpx's own errors for a failed connection.
+    """
+    sent = _check_request(url, method, headers, client, timeout)
+    check_number("read_timeout", read_timeout, minimum=0, maximum=MAX_TIMEOUT, low_open=True, none=True)
+    return _open_reads(url, method, json, sent, client, timeout, read_timeout, None)
+
+
+def _open_reads(
+    url: str,
+    method: str,
+    json: Any,
+    sent: dict[str, str | bytes],
+    client: httpx.Client | None,
+    timeout: float,
+    read_timeout: float | None,
+    clocks: _Clocks | None,
+) -> HTTPReads:
+    """:func:`open_reads` after its checks; with ``clocks``, under a :class:`_Watchdog` (see the module)."""
+    own = httpx.Client(timeout=timeout, trust_env=False, verify=_ssl_context()) if client is None else None
+    http = own if own is not None else client
+    assert http is not None
+    watchdog = None
+    try:
+        extra: dict[str, Any] = {}
+        if clocks is not None:
+            left = clocks.deadline_left()
+            extra["timeout"] = _header_bound(http.timeout, left)  # the client's: the caller's, or ours
+            watchdog = _Watchdog()
+            extra["extensions"] = {"trace": watchdog.trace}
+            if left is not None:
+                watchdog.arm(left)
+        elif read_timeout is not None:
+            base = http.timeout
+            extra["timeout"] = httpx.Timeout(
+                connect=base.connect, read=read_timeout, write=base.write, pool=base.pool
+            )
+        request = http.build_request(method, url, json=json, headers=sent, **extra)
+        try:
+            response = http.send(request, stream=True)
+        finally:
+            if watchdog is not None:
+                watchdog.disarm()
+        if watchdog is not None:
+            watchdog.watch(response)
+    except BaseException:
+        if watchdog is not None:
+            watchdog.stop()
+        if own is not None:
+            own.close()
+        raise
+    guard = None if watchdog is None or clocks is None else (watchdog, clocks)
+    reads = HTTPReads(response, own, _guard=guard)
+    if not response.is_success:
+        reads.close()
+        response.raise_for_status()
+    encoding = response.headers.get("Content-Encoding", "identity").strip()
+    if encoding.lower() not in ("", "identity"):
+        reads.close()
+        raise ContentEncodingError(encoding, request=request)
+    return reads
+
+
+class _NoBody:
+    """The source of a stream whose clock ran out before its body started: never read (consume sees the
+    clock expired before the first read and says ``timed_out``)."""
+
+    def __iter__(self) -> Iterator[bytes]:
+        return iter(())
+
+
+def _timed_open(
+    url: str,
+    method: str,
+    json: Any,
+    headers: Mapping[str, str | bytes] | None,
+    client: httpx.Client | None,
+    timeout: float,
+    options: dict[str, Any],
+) -> tuple[Iterable[bytes], dict[str, Any]]:
+    """Open the response with the stream's clocks running from now: ``(source, consume options)``.
+
+    The options get a :class:`~lesson_lib.core.activity.CallClock` (around the caller's ``clock``), so the
+    deadline counts from this call; if it runs out before the body starts, the source is empty and
+    ``consume`` reports ``timed_out`` (``deadline``) without reading."""
+    clock = CallClock(options.get("clock", time.monotonic))
+    options = {**options, "clock": clock}
+    sent = _check_request(url, method, headers, client, timeout)
+    if not any(options.get(name) is not None for name in TIMEOUT_KINDS):
+        return _open_reads(url, method, json, sent, client, timeout, None, None), options
+    clocks = _Clocks(clock, options.get("deadline"))
+    try:
+        reads = _open_reads(url, method, json, sent, client, timeout, None, clocks)
+    except httpx.TransportError:
+        # The deadline ran out while connecting or waiting for the headers (the request's timeout was its
+        # time left, or the watchdog shut the socket down): timed_out. Else httpx's own timeout or another
+        # failure before any response: raised, as astream_http raises it.
+        left = clocks.deadline_left()
+        if left is not None and left <= 0:
+            return _NoBody(), options
+        raise
+    return reads, options
+
+
+def stream_http(
+    url: str,
+    contract: str,
+    *,
+    method: str = "POST",
+    json: Any = None,
+    headers: Mapping[str, str | bytes] | None = None,
+    client: httpx.Client | None = None,
+    timeout: float = 10.0,
+    **consume_options: Any,
+) -> StreamResult:
+    """Read one streamed response through every layer: ``consume(open_reads(...), contract)``.
+
+    ``consume_options`` are :func:`~lesson_lib.core.completion.consume`'s (``cancel``, ``errors``, limits,
+    ``idle_timeout``, ``progress_timeout``, ``deadline``...). The contract and every option are checked
+    before the request is sent. The response is closed before this returns, whatever the outcome.
+
+    Timeouts on a real socket (sync): ``deadline`` counts from this call, so it bounds connecting, the headers
+    and the body together; ``idle_timeout`` and ``progress_timeout`` count from the start of the body, so
+    the wait for the headers is bounded by httpx's timeout (``timeout``, or a caller's ``client``'s own;
+    per connect and per read, as httpx counts it) and by the deadline alone. If httpx's timeout runs out
+    first, before the headers, httpx's ``ConnectTimeout``/``ReadTimeout`` is raised (no response, no
+    outcome), as :func:`astream_http` raises it; once the headers are in, it ends the stream as
+    ``truncated`` (``error.kind`` ``"ReadTimeout"``). Each read waits at most the time left on the nearest
+    clock (a watchdog thread shuts the socket down when it is up: see the module's "What a blocked sync
+    read cannot do" for the one case it cannot reach, headers on a reused connection of the caller's
+    ``client``). When one runs out the response is closed and the outcome is ``timed_out``, also when the
+    deadline runs out before the body starts. Tolerance: within about 0.1 s of the clock
+    (``tests/test_timeouts.py`` allows 0.7 s, and runs this and :func:`astream_http` side by side on
+    servers that answer late).
+    """
+    check_options(contract, **consume_options)  # before any request is sent
+    reads, options = _timed_open(url, method, json, headers, client, timeout, consume_options)
+    return consume(reads, contract, **options)
+
+
+def stream_http_updates(
+    url: str,
+    contract: str,
+    *,
+    method: str = "POST",
+    json: Any = None,
+    headers: Mapping[str, str | bytes] | None = None,
+    client: httpx.Client | None = None,
+    timeout: float = 10.0,
+    **update_options: Any,
+) -> Generator[Signal | StreamResult, None, None]:
+    """:func:`~lesson_lib.core.completion.stream_updates` over a real response: live signals, the result last.
+
+    The contract and every option are checked here, at the call, before any I/O; the request is sent when
+    the generator is first advanced, and ``deadline`` counts from then (as :func:`stream_http`'s from its
+    call). Closing the generator early (``break`` inside
+    ``with contextlib.closing(...)``, or dropping it) closes the response.
+    """
+    check_options(contract, **update_options)
+    _check_request(url, method, headers, client, timeout)
+    return _updates(url, contract, method, json, headers, client, timeout, update_options)
+
+
+def _updates(
+    url: str,
+    contract: str,
+    method: str,
+    json: Any,
+    headers: Mapping[str, str | bytes] | None,
+    client: httpx.Client | None,
+    timeout: float,
+    update_options: dict[str, Any],
+) -> Generator[Signal | StreamResult, None, None]:
+    reads, options = _timed_open(url, method, json, headers, client, timeout, update_options)
+    yield from stream_updates(reads, contract, **options)
+
+
+# --- async: the mirror of the functions above, over httpx.AsyncClient ----------------------------------
+
+
+class HTTPAReads:
+    """One HTTP response's body as async reads (``aiter_raw``); ``aclose()`` releases the response.
+
+    The async mirror of :class:`HTTPReads`, made by :func:`open_areads`. If it made its own
+    ``httpx.AsyncClient``, ``aclose()`` closes that client too. Iterate it once.
+    """
+
+    def __init__(self, response: httpx.Response, own_client: httpx.AsyncClient | None = None) -> None:
+        self.response = response
+        self.sizes: list[int] = []
+        self._own_client = own_client
+        self._closed = False
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        async for chunk in self.response.aiter_raw():
+            self.sizes.append(len(chunk))
+            yield chunk
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    async def aclose(self) -> None:
+        """Close the response (and an own client). Idempotent; completes even if cancelled meanwhile."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            await self.response.aclose()
+        finally:
+            if self._own_client is not None:
+                await self._own_client.aclose()
+
+    async def __aenter__(self) -> HTTPAReads:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    def __repr__(self) -> str:
+        state = _t("http.state.closed") if self._closed else _t("http.state.open")
+        return _t("http.repr.async", status=self.response.status_code, reads=len(self.sizes), state=state)
+
+
+async def open_areads(
+    url: str,
+    *,
+    method: str = "POST",
+    json: Any = None,
+    headers: Mapping[str, str | bytes] | None = None,
+    client: httpx.AsyncClient | None = None,
+    timeout: float = 10.0,
+) -> HTTPAReads:
+    """:func:`open_reads` over ``httpx.AsyncClient``: send the request, return the unread body.
+
+    The same checks (before any I/O), the same ``Accept-Encoding: identity``, the same errors; a
+    cancellation while connecting closes what was opened and propagates.
+    """
+    sent = _check_request(url, method, headers, client, timeout, httpx.AsyncClient)
+    own = (
+        httpx.AsyncClient(timeout=timeout, trust_env=False, verify=_ssl_context()) if client is None else None
+    )
+    http = own if own is not None else client
+    assert http is not None
+    try:
+        request = http.build_request(method, url, json=json, headers=sent)
+        response = await http.send(request, stream=True)
+    except BaseException:
+        if own is not None:
+            await own.aclose()
+        raise
+    reads = HTTPAReads(response, own)
+    try:
+        if not response.is_success:
+            response.raise_for_status()
+        encoding = response.headers.get("Content-Encoding", "identity").strip()
+        if encoding.lower() not in ("", "identity"):
+            raise ContentEncodingError(encoding, request=request)
+    except BaseException:
+        await reads.aclose()
+        raise
+    return reads
+
+
+async def astream_http(
+    url: str,
+    contract: str,
+    *,
+    method: str = "POST",
+    json: Any = None,
+    headers: Mapping[str, str | bytes] | None = None,
+    client: httpx.AsyncClient | None = None,
+    timeout: float = 10.0,
+    **consume_options: Any,
+) -> StreamResult:
+    """:func:`stream_http` over async reads: ``await aconsume(await open_areads(...), contract)``.
+
+    The same arguments and guarantees: every argument checked before the request; the response closed before
+    this returns, whatever the outcome, and also when the calling task is cancelled (the
+    ``CancelledError`` then propagates). Timeouts: ``deadline`` counts from this call (connecting and the
+    headers are awaited inside ``asyncio.timeout`` set to it: if it runs out there, the outcome is
+    ``timed_out``, ``deadline``), ``idle_timeout`` and ``progress_timeout`` from the start of the body
+    (they do not bound the wait for the headers); httpx's timeout (``timeout``, or a caller's ``client``'s
+    own) running out before the headers raises ``httpx.ConnectTimeout``/``ReadTimeout``, in the body it is
+    ``truncated``, as in :func:`stream_http`; each read is awaited inside ``asyncio.timeout`` set to the
+    nearest clock, so a clock fires on time even in the middle of a read (tolerance: the event loop's
+    wake-up, well under 0.1 s; ``tests/test_timeouts.py`` allows 0.7 s).
+    """
+    check_options(contract, **consume_options)
+    _check_request(url, method, headers, client, timeout, httpx.AsyncClient)
+    reads, options = await _atimed_open(url, method, json, headers, client, timeout, consume_options)
+    return await aconsume(reads, contract, **options)
+
+
+class _ANoBody:
+    """The async :class:`_NoBody`."""
+
+    def __aiter__(self) -> AsyncIterator[bytes]:
+        return self
+
+    async def __anext__(self) -> bytes:
+        raise StopAsyncIteration
+
+
+async def _atimed_open(
+    url: str,
+    method: str,
+    json: Any,
+    headers: Mapping[str, str | bytes] | None,
+    client: httpx.AsyncClient | None,
+    timeout: float,
+    options: dict[str, Any],
+) -> tuple[AsyncIterable[bytes], dict[str, Any]]:
+    """:func:`_timed_open` over ``open_areads``: connecting and the headers inside the deadline."""
+    clock = CallClock(options.get("clock", time.monotonic))
+    options = {**options, "clock": clock}
+    deadline = options.get("deadline")
+    left = None if deadline is None else max(deadline - (clock() - clock.started), 0.0)
+    bound = asyncio.timeout(left)
+    try:
+        async with bound:
+            reads = await open_areads(
+                url, method=method, json=json, headers=headers, client=client, timeout=timeout
+            )
+    except TimeoutError:
+        if bound.expired():  # our bound, not the caller's: the deadline ran out before the body
+            return _ANoBody(), options
+        raise
+    return reads, options
+
+
+def astream_http_updates(
+    url: str,
+    contract: str,
+    *,
+    method: str = "POST",
+    json: Any = None,
+    headers: Mapping[str, str | bytes] | None = None,
+    client: httpx.AsyncClient | None = None,
+    timeout: float = 10.0,
+    **update_options: Any,
+) -> AsyncGenerator[Signal | StreamResult, None]:
+    """:func:`stream_http_updates` over async reads: live signals, the result last.
+
+    Arguments are checked here, at the call; the request is sent when the generator is first advanced.
+    Leave it early inside ``async with contextlib.aclosing(astream_http_updates(...)) as updates``: that
+    closes the response at the ``break`` (without it, only the garbage collector's asyncgen hooks would).
+    """
+    check_options(contract, **update_options)
+    _check_request(url, method, headers, client, timeout, httpx.AsyncClient)
+    return _aupdates(url, contract, method, json, headers, client, timeout, update_options)
+
+
+async def _aupdates(
+    url: str,
+    contract: str,
+    method: str,
+    json: Any,
+    headers: Mapping[str, str | bytes] | None,
+    client: httpx.AsyncClient | None,
+    timeout: float,
+    update_options: dict[str, Any],
+) -> AsyncGenerator[Signal | StreamResult, None]:
+    reads, options = await _atimed_open(url, method, json, headers, client, timeout, update_options)
+    updates: AStreamUpdates = astream_updates(reads, contract, **options)
+    async with contextlib.aclosing(updates):
+        async for update in updates:
+            yield update
+
+
+# --- reconnecting ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ResumeAttempt:
+    """One connection of :func:`resume_sse`.
+
+    ``sent_id`` is the ``Last-Event-ID`` it sent (``None``: none); ``events`` how many complete events it
+    delivered; ``ended`` ``"end of body"`` or the name of what cut it (``"RemoteProtocolError"``...);
+    ``cut_inside`` the unit the end fell in (``"character"``, ``"line"``, ``"event"``) or ``None``. An
+    attempt that could not connect has ``ended`` set to the exception's name; a refused one ``"HTTP 503"``.
+    """
+
+    sent_id: str | None
+    events: int
+    bytes: int
+    ended: str
+    cut_inside: str | None
+    last_event_id: str  # the last event ID string this connection's parser ended with
+    retry: int | None  # the last valid retry this connection sent
+
+
+@dataclass(frozen=True)
+class Resumed:
+    """What :func:`resume_sse` put together from one or more connections.
+
+    ``events`` are the complete events of the answer, in order (a partial event at a drop is discarded, as
+    the spec says); ``body`` is them written back as one event stream, and ``result`` is
+    ``consume(body, contract)`` when a contract was given. ``stopped`` says why the reader stopped.
+
+    ``discarded_events`` counts the events of earlier attempts that were dropped because a request was
+    re-sent without ``Last-Event-ID`` (``resend_without_id=True``): a re-sent request starts a new answer,
+    so ``events`` and ``result`` hold the newest answer alone, never two answers stitched together. More
+    than 0 means the service was asked (and billed) for the answer more than once.
+    """
+
+    events: list[Event]
+    attempts: list[ResumeAttempt]
+    last_event_id: str
+    retry: int | None
+    stopped: str
+    result: StreamResult | None
+    discarded_events: int = 0
+
+    @property
+    def body(self) -> bytes:
+        return encode_events(self.events)
+
+
+def resume_sse(
+    url: str,
+    contract: str | None = None,
+    *,
+    method: str = "GET",
+    json: Any = None,
+    headers: Mapping[str, str] | None = None,
+    client: httpx.Client | None = None,
+    max_attempts: int = 3,
+    retry_ms: int = 1000,
+    max_wait: float = 5.0,
+    resend_without_id: bool = False,
+    timeout: float = 10.0,
+    sleep: Callable[[float], None] = time.sleep,
+    request_id: str | int | None = None,
+    resume_method: str | None = None,
+) -> Resumed:
+    """Read an event stream, reconnecting after a cut with ``Last-Event-ID``, at most ``max_attempts`` times.
+
+    Before each reconnection it waits the stream's last valid ``retry`` (milliseconds), else ``retry_ms``,
+    never more than ``max_wait`` seconds. It stops when the stream is done: with a ``contract``, when
+    ``consume`` of the events so far is no longer ``truncated``; without one, at an end of body that falls at
+    an event boundary. It also stops at invalid UTF-8 or a limit (reconnecting would not repair those), and,
+    unless ``resend_without_id``, when no event ID arrived: then the only retry is the same request again.
+    With ``resend_without_id`` that request is sent again, and once it is answered the events of the earlier
+    attempts are discarded (:attr:`Resumed.discarded_events`): it is a new answer, not the rest of the old.
+
+    Each connection has its own :class:`SSEParser`, started from the last event ID string so far, as a
+    browser's ``EventSource`` keeps it across connections: an event on a resumed connection carries the id
+    it was resumed from until that connection sends another. The events a connection completed before an
+    error in the same read are kept, whatever the cuts.
+
+    MCP Streamable HTTP (``contract="mcp"``, with the ``request_id`` of the JSON-RPC request): the first
+    connection is the ``POST`` of the request, and the server may close it before the response, after an
+    event id (a priming event); the client then resumes with ``GET`` and ``Last-Event-ID``: pass
+    ``method="POST"``, ``json=<the request>``, ``resume_method="GET"``. A resumption sends no body.
+
+    Every argument is checked before the first request: ``contract`` (a known name or ``None``) and its
+    ``request_id``, ``max_attempts`` (1 to 100), ``retry_ms`` (an int >= 0), ``max_wait`` (0 to 3600 s),
+    ``timeout``, ``resume_method`` (a method name or ``None``: the same as ``method``).
+    """
+    contract_options: dict[str, Any] = {} if request_id is None else {"request_id": request_id}
+    if contract is not None:
+        check_options(contract, **contract_options)
+    elif request_id is not None:
+        raise ValueError("request_id needs a contract (mcp)")
+    if resume_method is not None:
+        _check_request(url, resume_method, headers, client, timeout)
+    check_int("max_attempts", max_attempts, minimum=1, maximum=100)
+    check_int("retry_ms", retry_ms, minimum=0)
+    check_number("max_wait", max_wait, minimum=0, maximum=MAX_TIMEOUT)
+    if not isinstance(resend_without_id, bool):
+        raise TypeError(f"resend_without_id must be a bool, got {type(resend_without_id).__name__}")
+    if not callable(sleep):
+        raise TypeError("sleep must be callable (seconds -> None)")
+    _check_request(url, method, headers, client, timeout)
+    events: list[Event] = []
+    attempts: list[ResumeAttempt] = []
+    last_id, retry, stopped, discarded = "", None, "max_attempts", 0
+    for number in range(max_attempts):
+        resend = number > 0 and not last_id
+        if number:
+            if resend and not resend_without_id:
+                stopped = "no event ID to resume from"
+                break
+            sleep(min((retry if retry is not None else retry_ms) / 1000, max_wait))
+        sent: dict[str, str | bytes] = dict(headers or {})
+        if last_id:
+            sent["Last-Event-ID"] = last_id.encode("utf-8")
+        # A re-sent request starts a new answer: its events go into a list of their own.
+        target: list[Event] = [] if resend else events
+        resuming = number > 0 and bool(last_id) and resume_method is not None
+        attempt, answered = _read_once(
+            url,
+            resume_method if resuming else method,  # type: ignore[arg-type]
+            None if resuming else json,
+            sent,
+            client,
+            timeout,
+            target,
+        )
+        if resend and answered:  # the new answer replaces the old one; a refused resend changes nothing
+            discarded += len(events)
+            events = target
+        attempts.append(attempt)
+        last_id = attempt.last_event_id  # (an attempt that was refused keeps the id it sent)
+        retry = attempt.retry if attempt.retry is not None else retry
+        if attempt.ended.startswith("HTTP ") or attempt.ended in (
+            "StreamDecodeError",
+            "LimitExceededError",
+            "ContentEncodingError",
+        ):
+            stopped = f"{attempt.ended}: a new connection cannot repair it"
+            break
+        if contract is not None:
+            outcome = consume([encode_events(events)], contract, **contract_options).outcome
+            if outcome is not Outcome.TRUNCATED:
+                stopped = str(outcome)
+                break
+        elif attempt.ended == "end of body" and attempt.cut_inside is None:
+            stopped = "end of body"
+            break
+    result = consume([encode_events(events)], contract, **contract_options) if contract is not None else None
+    return Resumed(events, attempts, last_id, retry, stopped, result, discarded)
+
+
+def _sequence_number(event: Event) -> int | None:
+    try:
+        payload = jsonlib.loads(event.data)
+    except ValueError:
+        return None
+    value = payload.get("sequence_number") if isinstance(payload, dict) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _response_id(events: list[Event]) -> str | None:
+    for event in events:
+        try:
+            payload = jsonlib.loads(event.data)
+        except ValueError:
+            continue
+        response = payload.get("response") if isinstance(payload, dict) else None
+        if isinstance(response, dict) and isinstance(response.get("id"), str):
+            return response["id"]
+    return None
+
+
+def _default_resume_url(url: str, response_id: str | None, after: int) -> str:
+    base = f"{url.rstrip('/')}/{response_id}" if response_id else url
+    return f"{base}?stream=true&starting_after={after}"
+
+
+def resume_responses(
+    url: str,
+    *,
+    json: Any = None,
+    headers: Mapping[str, str] | None = None,
+    client: httpx.Client | None = None,
+    max_attempts: int = 3,
+    timeout: float = 10.0,
+    resume_url: Callable[[str, str | None, int], str] = _default_resume_url,
+) -> Resumed:
+    """Read an OpenAI Responses stream, resuming a dropped one from its last ``sequence_number``.
+
+    The first connection POSTs ``json`` to ``url`` (a background response: ``"background": true`` and
+    ``"stream": true``). After a drop, each reconnection GETs ``resume_url(url, response_id, N)``, by
+    default ``{url}/{response_id}?stream=true&starting_after=N``, where ``N`` is the sequence number of the
+    last complete event received and ``response_id`` comes from the ``response.created`` event: the server
+    replays the events after ``N``, so none is duplicated or skipped. It stops when
+    ``consume(events, "openai-responses")`` is no longer ``truncated``, or after ``max_attempts``.
+
+    Chat Completions has no such thing: its events carry no sequence number or id, and re-sending the
+    request starts a new, different answer. ``Resumed.last_event_id`` holds the last sequence number as
+    a string (Responses events carry no SSE ``id``).
+    """
+    check_int("max_attempts", max_attempts, minimum=1, maximum=100)
+    if not callable(resume_url):
+        raise TypeError("resume_url must be callable (url, response_id, after) -> str")
+    sent = _check_request(url, "POST", headers, client, timeout)
+    events: list[Event] = []
+    attempts: list[ResumeAttempt] = []
+    stopped, last = "max_attempts", None
+    for number in range(max_attempts):
+        before = len(events)
+        if number == 0:
+            target, method, body = url, "POST", json
+        else:
+            if last is None:
+                stopped = "no sequence number to resume from"
+                break
+            target, method, body = resume_url(url, _response_id(events), last), "GET", None
+        attempt, _ = _read_once(
+            target,
+            method,
+            body,
+            dict(sent),
+            client,
+            timeout,
+            events,
+        )
+        numbers = [n for n in map(_sequence_number, events[before:]) if n is not None]
+        last = numbers[-1] if numbers else last
+        attempts.append(attempt)
+        if attempt.ended.startswith("HTTP ") or attempt.ended in ("StreamDecodeError", "LimitExceededError"):
+            stopped = f"{attempt.ended}: a new connection cannot repair it"
+            break
+        outcome = consume([encode_events(events)], "openai-responses").outcome
+        if outcome is not Outcome.TRUNCATED:
+            stopped = str(outcome)
+            break
+    result = consume([encode_events(events)], "openai-responses")
+    return Resumed(events, attempts, "" if last is None else str(last), None, stopped, result)
+
+
+def read_events(reads: Iterable[bytes], parser: SSEParser, events: list[Event]) -> tuple[str, str | None]:
+    """Feed ``reads`` to ``parser`` and close it, appending every complete event to ``events``.
+
+    Sans-IO (any iterable of reads), so it is tested in every chunking. Returns ``(ended, cut_inside)``:
+    ``ended`` is ``"end of body"``, the name of a transport error that cut the body, or the name of the
+    parser's error (invalid UTF-8, a limit); ``cut_inside`` is the unit the end fell in, or ``None``. The
+    events a read completed before an error in that same read are kept (the error's ``outputs``), so the
+    events are the same however the bytes were cut.
+    """
+    ended, cut = "end of body", None
+    try:
+        try:
+            for chunk in reads:
+                events.extend(parser.feed(chunk))  # type: ignore[arg-type]
+        except httpx.TransportError as exc:  # the connection was cut mid-body: worth resuming
+            ended = type(exc).__name__
+        try:
+            parser.close()
+            cut = parser.ended_mid
+        except TruncatedCharacterError:
+            cut = "character"
+    except BoundaryError as exc:  # invalid UTF-8 or a limit
+        events.extend(e for e in exc.outputs if isinstance(e, Event))
+        ended = type(exc).__name__
+    return ended, cut
+
+
+def _read_once(
+    url: str,
+    method: str,
+    json: Any,
+    headers: dict[str, str | bytes],
+    client: httpx.Client | None,
+    timeout: float,
+    events: list[Event],
+) -> tuple[ResumeAttempt, bool]:
+    """One connection of :func:`resume_sse`: append its complete events to ``events``, say how it ended,
+    and whether the server answered (a 2xx response whose body could be read)."""
+    sent = headers.get("Last-Event-ID")
+    sent_id = sent.decode("utf-8") if isinstance(sent, bytes) else sent
+    parser, before = SSEParser(last_event_id=sent_id or ""), len(events)
+    try:
+        reads = open_reads(url, method=method, json=json, headers=headers, client=client, timeout=timeout)
+    except httpx.HTTPStatusError as exc:
+        status = f"HTTP {exc.response.status_code}"
+        return ResumeAttempt(sent_id, 0, 0, status, None, parser.last_event_id, None), False
+    except ContentEncodingError:
+        return ResumeAttempt(sent_id, 0, 0, "ContentEncodingError", None, parser.last_event_id, None), False
+    except httpx.TransportError as exc:  # could not connect: an attempt with nothing in it
+        return ResumeAttempt(sent_id, 0, 0, type(exc).__name__, None, parser.last_event_id, None), False
+    try:
+        ended, cut = read_events(reads, parser, events)
+    finally:
+        reads.close()
+    attempt = ResumeAttempt(
+        sent_id, len(events) - before, sum(reads.sizes), ended, cut, parser.last_event_id, parser.retry
+    )
+    return attempt, True
