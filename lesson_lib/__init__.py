@@ -1,15 +1,33 @@
-"""Boundary Lab's one shared library: a sans-IO streaming parser, layer by layer.
+"""Boundary Lab's one shared library: a sans-IO streaming parser, layer by layer (the core's public names).
 
-chunk -> character (:mod:`.core.decoding`) -> line (:mod:`.lines`) -> event (:mod:`.sse`, :mod:`.ndjson`)
--> business completion (:mod:`.contracts`, :mod:`.completion`). Each layer has ``feed()`` and ``close()``.
+chunk -> character (:mod:`.core.decoding`) -> line (:mod:`.core.lines`) -> event (:mod:`.core.sse`,
+:mod:`.core.ndjson`) -> business completion (:mod:`.core.contracts`, :mod:`.core.completion`). Each layer has
+``feed()`` and ``close()``. The other public packages: :mod:`.net` (sockets, HTTP, the relay),
+:mod:`.teach.widgets` and :mod:`.teach.viz` (explorers and pictures), :mod:`.exercises` (self-checks),
+:mod:`.captures` (the course's captures); ``docs/design.md`` draws the layers.
 
-The SSE parser comes twice, with one behaviour: :class:`ReferenceSSEParser` (:mod:`.sse_reference`), the
-spec's algorithm written to be read, and :class:`SSEParser` (:mod:`.sse_fast`), the one to use.
+The SSE parser comes twice, with one behaviour: :class:`ReferenceSSEParser` (:mod:`.core.sse_reference`), the
+spec's algorithm written to be read, and :class:`SSEParser` (:mod:`.core.sse_fast`), the one to use.
 """
 
-from .core.chunking import one_byte_chunks, random_partition, split_at, two_piece_splits
+from .core.activity import ActivityLog, Watchdog
+from .core.chunking import (
+    fixed_size_chunks,
+    one_byte_chunks,
+    random_cuts,
+    random_partition,
+    split_at,
+    two_piece_splits,
+)
 from .core.completion import Outcome, StreamResult, aconsume, astream_updates, consume, stream_updates
-from .core.decoding import IncrementalUTF8Decoder, decode_each_chunk, incremental_decode, naive_decode
+from .core.contracts import TextDelta
+from .core.decoding import (
+    IncrementalUTF8Decoder,
+    byte_role,
+    decode_each_chunk,
+    incremental_decode,
+    naive_decode,
+)
 from .core.errors import (
     BoundaryError,
     FramingError,
