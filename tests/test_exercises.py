@@ -956,7 +956,7 @@ NATURAL_FORMS = {
         "Outcome.LIMIT_EXCEEDED",
         "it stops",
         "stop",
-        "C) stop with outcome limit_exceeded, naming the limit and the byte offset",
+        "C) stop: outcome limit_exceeded, with the limit and the offset",
     ],
     "05.closes": ["once", "Once", "exactly once", "one time", "1 time", "one"],
     "06.replace_count": ["three", "3 U+FFFD", "three U+FFFD characters", "3 characters"],
@@ -984,7 +984,7 @@ NATURAL_FORMS = {
         "CancelledError",
         "asyncio.CancelledError",
         "a CancelledError",
-        "B) CancelledError, raised after the source was closed",
+        "B) CancelledError, after the source was closed",
     ],
     "08.mcp_eof": ["truncated", "truncated at completion", "resumable"],
     "08.resumable": [
@@ -1016,9 +1016,8 @@ NATURAL_FORMS = {
     ],
     "10.cancel": [
         "http.disconnect",
-        "the relay cancels the task",
-        "D) the relay cancels the request's task on"
-        " http.disconnect, and lesson_lib closes the upstream response",
+        "cancels its task",
+        "D) the relay, told by http.disconnect, cancels its task, which closes the upstream response",
     ],
     "10.invented": ["completed", "Outcome.COMPLETED", "A) completed"],
 }

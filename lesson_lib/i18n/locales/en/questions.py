@@ -123,7 +123,7 @@ STRINGS = {
     "questions.05.which_clock.hints.C": "The progress clock is stuck, but is it the only one? Find every clock that stops moving, then compare their limits.",
     "questions.05.which_clock.explanation": "event_idle: bytes arrive, so the byte clock is fresh, but no event completes for 60 s.",
     # 05.limit
-    "questions.05.limit.prompt": "A line exceeds max_line_chars. What does consume() do? A) cut the line and go on; B) drop the event and go on; C) stop with outcome limit_exceeded, naming the limit and the byte offset",
+    "questions.05.limit.prompt": "A line exceeds max_line_chars. What does consume() do? A) cut the line at max_line_chars, mark the event as cut, and go on with the rest of the stream; B) drop the whole event that holds the line, count it in the stats, and go on; C) stop: outcome limit_exceeded, with the limit and the offset",
     "questions.05.limit.hint": "A limit that drops bytes and carries on turns a resource problem into silently wrong data.",
     "questions.05.limit.explanation": "It stops: limit_exceeded, which limit, where, and the source is closed. Nothing is dropped silently.",
     # 05.closes
@@ -185,13 +185,13 @@ STRINGS = {
     "questions.08.aclosing.hint": "A sync generator runs its finally when it is closed; who closes an async generator, and when can its cleanup (which awaits) run?",
     "questions.08.aclosing.explanation": "False: an async generator's cleanup must be awaited, so nothing runs it at the break. It happens when the object is dropped (the loop's asyncgen hooks schedule it) or at loop shutdown. `async with contextlib.aclosing(...)` closes it at the break.",
     # 08.cancel
-    "questions.08.cancel.prompt": "The task awaiting aconsume(...) is cancelled mid-stream. What does the awaiting code see? A) a StreamResult with outcome cancelled; B) CancelledError, raised after the source was closed; C) nothing: the cancellation is swallowed and the stream is read to its end",
+    "questions.08.cancel.prompt": "The task awaiting aconsume(...) is cancelled mid-stream. What does the awaiting code see? A) a StreamResult with outcome cancelled, returned after the source was closed; B) CancelledError, after the source was closed; C) nothing: the cancellation is swallowed, and the stream is read to its end and closed",
     "questions.08.cancel.hint": "Task cancellation is how asyncio.timeout() and TaskGroup stop work. What would they do if the code they cancelled returned normally?",
     "questions.08.cancel.hints.A": "The outcome 'cancelled' is for the cancel= option. Task cancellation belongs to asyncio: what must a coroutine do with it?",
     "questions.08.cancel.hints.C": "A swallowed cancellation leaves asyncio.timeout() waiting for a task that pretends nothing happened.",
     "questions.08.cancel.explanation": "CancelledError, after the finally closed the source. An outcome 'cancelled' is for the cancel= option (a stop button); task cancellation must propagate, or timeouts and task groups break.",
     # 08.mcp_eof
-    "questions.08.mcp_eof.prompt": "An MCP Streamable HTTP response stream (the 2025-11-25 revision, which has resumption) ends cleanly after an event with an id, before the JSON-RPC response arrived. What is it? A) completed: the body ended cleanly; B) a lost answer that must be requested again; C) truncated at completion, and the client may resume it with GET and Last-Event-ID",
+    "questions.08.mcp_eof.prompt": "An MCP Streamable HTTP response stream (the 2025-11-25 revision) ends cleanly after an event with an id, before the JSON-RPC response arrived. What is it? A) completed: the body ended cleanly after a whole event, so the server is done; B) a lost answer: the request must be sent again from the start; C) truncated at completion, resumable with GET and Last-Event-ID",
     "questions.08.mcp_eof.hint": "Two questions: did the service say it was done, and did it give the client a way back in?",
     "questions.08.mcp_eof.hints.A": "A clean end of body is never the service's own 'done'. What would be, in MCP?",
     "questions.08.mcp_eof.hints.B": "Look at what the stream sent before it ended: an event id. What can a client do with one?",
@@ -246,7 +246,7 @@ STRINGS = {
     "questions.10.eventsource.hints.D": "Only an event that says so can tell, the service's terminal event or the relay's outcome.",
     "questions.10.eventsource.explanation": "B: the HTML standard decodes an event stream as one stream, holding a cut character; but EventSource only sends GET without custom headers, and a clean end of body says nothing about the answer.",
     # 10.cancel
-    "questions.10.cancel.prompt": "The browser tab closes while the correct relay is streaming. What closes the upstream connection? A) the upstream notices that nobody reads; B) the garbage collector; C) the upstream's idle timeout; D) the relay cancels the request's task on http.disconnect, and lesson_lib closes the upstream response",
+    "questions.10.cancel.prompt": "The browser tab closes while the correct relay is streaming. What closes the upstream connection? A) the upstream notices that nobody reads and stops sending, within a second; B) the garbage collector, once the request's objects are freed, closes the response; C) the upstream's idle timeout, after its usual wait; D) the relay, told by http.disconnect, cancels its task, which closes the upstream response",
     "questions.10.cancel.hint": "The upstream is still sending to the relay, and the relay is still reading: who has to stop first?",
     "questions.10.cancel.hints.A": "The relay is still reading from the upstream: the upstream sees a healthy reader.",
     "questions.10.cancel.hints.C": "The upstream is sending all the time, so its idle timeout never fires.",

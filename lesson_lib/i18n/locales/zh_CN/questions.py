@@ -124,7 +124,7 @@ STRINGS = {
     "questions.05.which_clock.hints.C": "进展时钟确实卡住了，但它是唯一卡住的吗？找出所有不再被刷新的时钟，再比较它们的上限。",
     "questions.05.which_clock.explanation": "event_idle：字节一直在到，所以字节时钟一直在刷新，但 60 秒内没有任何事件完成。",
     # 05.limit
-    "questions.05.limit.prompt": "一行超过了 max_line_chars。consume() 会怎么做？A) 截断这一行，继续处理；B) 丢弃这个事件，继续处理；C) 停止，判定结果为 limit_exceeded，并指出触发的是哪个上限、发生在哪个字节偏移",
+    "questions.05.limit.prompt": "一行超过了 max_line_chars。consume() 会怎么做？A) 在 max_line_chars 处截断这一行，把事件标记为被截断，然后继续处理后面的流；B) 丢弃包含这一行的整个事件，计入统计，然后继续处理；C) 停止：判定结果为 limit_exceeded，附上是哪个上限和偏移",
     "questions.05.limit.hint": "如果触发上限后丢掉字节继续运行，资源问题就会变成悄无声息的错误数据。",
     "questions.05.limit.explanation": "它会停止：判定结果为 limit_exceeded，指明是哪个上限、在哪个位置触发，并关闭数据源。不会悄悄丢弃任何数据。",
     # 05.closes
@@ -186,13 +186,13 @@ STRINGS = {
     "questions.08.aclosing.hint": "同步生成器被关闭时会运行自己的 finally；那异步生成器由谁来关闭？它的清理代码需要 await，什么时候才有机会运行？",
     "questions.08.aclosing.explanation": "False：异步生成器的清理必须被 await，break 时没有任何代码去执行它。清理要等到对象被回收时（由事件循环的 asyncgen 钩子调度）或事件循环关闭时才会发生。用 `async with contextlib.aclosing(...)` 才能在 break 时关闭它。",
     # 08.cancel
-    "questions.08.cancel.prompt": "await aconsume(...) 的任务（task）在读流的中途被取消。执行这个 await 的代码会看到什么？A) 一个 outcome 为 cancelled 的 StreamResult；B) CancelledError，在数据源被关闭之后抛出；C) 什么都看不到：取消被吞掉，流一直读到结束",
+    "questions.08.cancel.prompt": "await aconsume(...) 的任务（task）在读流的中途被取消。执行这个 await 的代码会看到什么？A) 一个 outcome 为 cancelled 的 StreamResult，在数据源被关闭之后返回；B) CancelledError，在数据源被关闭之后；C) 什么都看不到：取消被吞掉，流一直读到结束再关闭",
     "questions.08.cancel.hint": "asyncio.timeout() 和 TaskGroup 就是靠任务取消来停止工作的。如果被取消的代码正常返回了，它们会怎样？",
     "questions.08.cancel.hints.A": "outcome 'cancelled' 是给 cancel= 选项用的。任务取消是 asyncio 的机制：协程必须怎么处理它？",
     "questions.08.cancel.hints.C": "被吞掉的取消会让 asyncio.timeout() 一直等着一个假装什么都没发生的任务。",
     "questions.08.cancel.explanation": "CancelledError，在 finally 关闭数据源之后抛出。outcome 'cancelled' 是给 cancel= 选项（停止按钮）用的；任务取消必须向上传播，否则超时和任务组都会出问题。",
     # 08.mcp_eof
-    "questions.08.mcp_eof.prompt": "一个 MCP Streamable HTTP 响应流（2025-11-25 修订版，支持续传）在一个带 id 的事件之后正常结束，而 JSON-RPC 响应还没有到。这是什么情况？A) completed：响应体正常结束了；B) 一个丢失的回答，必须重新请求；C) 在业务完成层被截断（truncated_at='completion'），客户端可以用 GET 和 Last-Event-ID 续传",
+    "questions.08.mcp_eof.prompt": "一个 MCP Streamable HTTP 响应流（2025-11-25 修订版）在一个带 id 的事件之后正常结束，而 JSON-RPC 响应还没有到。这是什么情况？A) completed：响应体在一个完整的事件之后正常结束，所以服务器已经完成；B) 一个丢失的回答：必须从头重新发送请求；C) 在业务完成层被截断，可以用 GET 和 Last-Event-ID 续传",
     "questions.08.mcp_eof.hint": "两个问题：服务说了它已经完成吗？它有没有给客户端留下重新接上的途径？",
     "questions.08.mcp_eof.hints.A": "响应体正常结束从来都不是服务自己说的“完成”。在 MCP 里，什么才算？",
     "questions.08.mcp_eof.hints.B": "看看流结束之前发了什么：一个事件 id。客户端能拿它做什么？",
@@ -247,7 +247,7 @@ STRINGS = {
     "questions.10.eventsource.hints.D": "只有明确这么说的事件才能区分：服务的终止事件，或中继的 outcome 事件。",
     "questions.10.eventsource.explanation": "B：HTML 标准把事件流作为一个连续的流来解码，被切开的字符会先保留、等后续字节到达；但 EventSource 只能发送不带自定义请求头的 GET，而响应体正常结束也说明不了回答是否完整。",
     # 10.cancel
-    "questions.10.cancel.prompt": "正确实现的中继正在转发流时，浏览器标签页被关闭了。是什么关闭了上游连接？A) 上游发现没人在读；B) 垃圾回收器；C) 上游的空闲超时；D) 中继收到 http.disconnect 后取消该请求的任务，由 lesson_lib 关闭上游响应",
+    "questions.10.cancel.prompt": "正确实现的中继正在转发流时，浏览器标签页被关闭了。是什么关闭了上游连接？A) 上游发现没人在读，一秒内停止发送；B) 垃圾回收器，在请求的对象被释放后关闭响应；C) 上游的空闲超时，按它平常的等待时间；D) 中继收到 http.disconnect 后取消它的任务，任务随之关闭上游响应",
     "questions.10.cancel.hint": "上游还在给中继发送，中继也还在读：谁必须先停下来？",
     "questions.10.cancel.hints.A": "中继还在从上游读取：在上游看来，读取方一切正常。",
     "questions.10.cancel.hints.C": "上游一直在发送，所以它的空闲超时永远不会触发。",
