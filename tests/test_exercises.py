@@ -1016,7 +1016,6 @@ NATURAL_FORMS = {
     ],
     "10.cancel": [
         "http.disconnect",
-        "cancels its task",
         "D) the relay, told by http.disconnect, cancels its task, which closes the upstream response",
     ],
     "10.invented": ["completed", "Outcome.COMPLETED", "A) completed"],
