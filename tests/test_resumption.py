@@ -11,12 +11,11 @@
 from __future__ import annotations
 
 import asyncio
-import http.server
 import json
-import threading
 from collections.abc import Callable
 from typing import Any
 
+import httpx
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -46,7 +45,7 @@ from lesson_lib.net.resumption import (
     default_resume_url,
 )
 from tests.strategies import partitions, sse_streams
-from tests.test_http import CUT_BY_AN_ERROR, numbered
+from tests.test_http import CUT_BY_AN_ERROR, SMALL, _CompressingServer, numbered
 from tests.test_resume_protocols import CUT, MCP_BODY, RESPONSES_BODY, boundaries
 
 # --- the list of what a reconnection cannot repair ------------------------------------------------------
@@ -392,56 +391,6 @@ def test_an_event_reader_keeps_the_events_of_any_chunking(data, body):
 # --- the two drivers, on the same servers -----------------------------------------------------------------
 
 
-class _FixedServer(http.server.ThreadingHTTPServer):
-    """A loopback server that answers every request with ``status``, ``headers`` and ``body`` (chunked)."""
-
-    daemon_threads = True
-
-    def __init__(self, status: int, headers: dict[str, str], body: bytes) -> None:
-        self.status, self.extra, self.body = status, headers, body
-        self.requests: list[tuple[str, str]] = []
-        super().__init__(("127.0.0.1", 0), _FixedHandler)
-        threading.Thread(target=self.serve_forever, args=(0.05,), daemon=True).start()
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.server_address[1]}/"
-
-    def __enter__(self) -> _FixedServer:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.shutdown()
-        self.server_close()
-
-
-class _FixedHandler(http.server.BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    server: _FixedServer
-
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-    def do_POST(self) -> None:
-        self.do_GET()
-
-    def do_GET(self) -> None:
-        self.rfile.read(int(self.headers.get("Content-Length") or 0))
-        self.server.requests.append((self.command, self.path))
-        self.send_response(self.server.status)
-        self.send_header("Content-Type", "text/event-stream; charset=utf-8")
-        self.send_header("Transfer-Encoding", "chunked")
-        for name, value in self.server.extra.items():
-            self.send_header(name, value)
-        self.end_headers()
-        body = self.server.body
-        self.wfile.write(b"%x\r\n%s\r\n0\r\n\r\n" % (len(body), body) if body else b"0\r\n\r\n")
-
-
-async def _no_wait(seconds: float) -> None:
-    pass
-
-
 def run_sse(asynchronous: bool, url: str, waits: list[float] | None = None, **options: Any) -> Resumed:
     if not asynchronous:
         return resume_sse(url, sleep=(waits.append if waits is not None else lambda _: None), **options)
@@ -467,15 +416,16 @@ DRIVERS = {
     "resume_responses": lambda url: run_responses(False, url, json={}, max_attempts=3),
     "aresume_responses": lambda url: run_responses(True, url, json={}, max_attempts=3),
 }
-GZIPPED = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03+I-.\x01\x00\x0c~\x7f\xd8\x04\x00\x00\x00"
 UNREPAIRABLE_SERVERS = {
     # the server compressed the body although identity was asked for: it would compress it again
-    "ContentEncodingError": lambda: _FixedServer(200, {"Content-Encoding": "gzip"}, GZIPPED),
-    "HTTP 503": lambda: _FixedServer(503, {}, b""),
-    "StreamDecodeError": lambda: _FixedServer(
-        200, {}, b'id: 1\ndata: {"sequence_number": 0}\n\ndata: \xff\n\n'
-    ),
+    "ContentEncodingError": lambda: _CompressingServer(SMALL, "gzip", force=True),
+    "HTTP 503": lambda: _CompressingServer(SMALL, "gzip", force=False, status=503),
+    "StreamDecodeError": lambda: ReplayServer(b'id: 1\ndata: {"sequence_number": 0}\n\ndata: \xff\n\n'),
 }
+
+
+def requests_to(server: _CompressingServer | ReplayServer) -> int:
+    return len(server.accept_encodings if isinstance(server, _CompressingServer) else server.requests)
 
 
 @pytest.mark.parametrize("ending", UNREPAIRABLE_SERVERS)
@@ -485,7 +435,7 @@ def test_sync_and_async_stop_on_the_same_errors(driver, ending):
     cannot repair (resume_responses once retried a compressed body)."""
     with UNREPAIRABLE_SERVERS[ending]() as server:
         resumed = DRIVERS[driver](server.url)
-        assert len(server.requests) == 1
+        assert requests_to(server) == 1
     assert resumed.stopped == f"{ending}: a new connection cannot repair it"
     assert [a.ended for a in resumed.attempts] == [ending]
 
@@ -577,3 +527,37 @@ def test_sync_and_async_drivers_give_the_same_results(scenario):
     same(sync, asyn)
     assert sync_asked == async_asked and sync_waits == async_waits
     assert len(sync.attempts) >= 1
+
+
+ASYNC_BAD_CALLS = {
+    "a sync client": lambda url, client: aresume_sse(url, client=client),
+    "sleep not callable": lambda url, client: aresume_sse(url, sleep=None),
+    "unknown contract": lambda url, client: aresume_sse(url, "anthropic"),
+    "max_attempts 0": lambda url, client: aresume_sse(url, max_attempts=0),
+    "resume_method ''": lambda url, client: aresume_sse(url, resume_method=""),
+    "responses, a sync client": lambda url, client: aresume_responses(url, client=client),
+    "responses, resume_url": lambda url, client: aresume_responses(url, resume_url="{url}"),
+    "responses, timeout 0": lambda url, client: aresume_responses(url, timeout=0),
+}
+
+
+@pytest.mark.parametrize("name", ASYNC_BAD_CALLS)
+def test_the_async_drivers_check_every_argument_before_any_request(name):
+    with ReplayServer(chat_body()) as server, httpx.Client(trust_env=False) as client:
+        with pytest.raises((ValueError, TypeError)):
+            asyncio.run(ASYNC_BAD_CALLS[name](server.url, client))
+        assert server.requests == [] and server.connections_opened == 0
+
+
+def test_a_cancelled_async_resumption_closes_its_connection_and_propagates():
+    body, _ = numbered("openai-responses/completed")
+    with ReplayServer(body, cuts=range(100, len(body), 100), delay=0.05) as server:
+
+        async def cancelled() -> None:
+            with pytest.raises(TimeoutError):
+                async with asyncio.timeout(0.3):
+                    await aresume_sse(server.url, "openai-responses")
+
+        asyncio.run(cancelled())
+        assert len(server.requests) == 1
+        assert server.wait_idle(3.0) and server.open_connections == 0

@@ -653,6 +653,9 @@ class HTTPAReads(_Body[httpx.AsyncClient]):
 
     _repr_key = "http.repr.async"
 
+    def __init__(self, response: httpx.Response, own_client: httpx.AsyncClient | None = None) -> None:
+        super().__init__(response, own_client)
+
     async def __aiter__(self) -> AsyncIterator[bytes]:
         async for chunk in self.response.aiter_raw():
             self.sizes.append(len(chunk))
