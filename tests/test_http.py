@@ -325,15 +325,16 @@ def test_resume_body_is_the_events_written_back():
 
 
 class _CompressingServer(http.server.ThreadingHTTPServer):
-    """A loopback server that gzips or deflates its chunked SSE body: when asked (``force=None``), or always.
+    """A loopback server that gzips or deflates its chunked SSE body: when asked (``force=None``), or always;
+    with ``status``, its status (a refusal: ``503``).
 
     Each piece is compressed and flushed (Z_SYNC_FLUSH) on its own, as a streaming server does.
     """
 
     daemon_threads = True
 
-    def __init__(self, body: bytes, encoding: str, force: bool) -> None:
-        self.body, self.encoding, self.force = body, encoding, force
+    def __init__(self, body: bytes, encoding: str, force: bool, status: int = 200) -> None:
+        self.body, self.encoding, self.force, self.status = body, encoding, force, status
         self.accept_encodings: list[str | None] = []
         super().__init__(("127.0.0.1", 0), _CompressingHandler)
         threading.Thread(target=self.serve_forever, args=(0.05,), daemon=True).start()
@@ -366,7 +367,7 @@ class _CompressingHandler(http.server.BaseHTTPRequestHandler):
         asked = self.headers.get("Accept-Encoding")
         server.accept_encodings.append(asked)
         compress = server.force or server.encoding in (asked or "")
-        self.send_response(200)
+        self.send_response(server.status)
         self.send_header("Content-Type", "text/event-stream; charset=utf-8")
         self.send_header("Transfer-Encoding", "chunked")
         if compress:

@@ -16,6 +16,7 @@ job, so this module only opens, reads and closes:
 * :class:`HTTPAReads` / :func:`open_areads`, :func:`astream_http` and :func:`astream_http_updates` are the
   same over ``httpx.AsyncClient`` (``aiter_raw()``): the same arguments, checks and guarantees, and the
   response is released on every path, a cancelled task included (the ``CancelledError`` then propagates);
+  :func:`aresume_sse` and :func:`aresume_responses` are the resume functions below over it;
 * the stream timeouts (``idle_timeout``, ``progress_timeout``, ``deadline``) are enforced on the socket, and
   ``deadline`` bounds the whole call from the moment it is made: connecting, the headers and the body
   (``idle_timeout`` and ``progress_timeout`` count from the start of the body, so they do not bound the wait
@@ -33,6 +34,21 @@ job, so this module only opens, reads and closes:
   ``contract="mcp"`` it resumes an MCP Streamable HTTP stream (``POST``, then ``GET`` with
   ``Last-Event-ID``); :func:`resume_responses` resumes an OpenAI Responses background stream from its last
   ``sequence_number`` (``starting_after``).
+
+One code path, two drivers. What to send and what to conclude is decided once, without I/O, and the sync and
+async functions only do the I/O around it: the request (its checks, its headers, ``Accept-Encoding:
+identity``: :func:`_check_request`), whether a response may be read (:func:`_check_response`), the stream's
+clocks (:class:`_Clocks`), and for resumption the plans of :mod:`lesson_lib.net.resumption` (which request
+comes next, with ``Last-Event-ID`` or ``starting_after``, how long to wait, which ending a new connection
+cannot repair, :data:`~lesson_lib.net.resumption.UNREPAIRABLE`, and when the answer is complete), with its
+:class:`~lesson_lib.net.resumption.EventReader` turning one body's reads into events. Generating the sync
+code from the async with ``unasync`` (as httpcore does) was the alternative, rejected because the two
+drivers do not differ only by ``async``/``await``: a sync read is bounded by a watchdog thread that shuts the
+socket down, an async one by ``asyncio.timeout``; the sync request takes a per-phase httpx timeout cut to the
+deadline, the async one is awaited inside the deadline. Rewriting tokens cannot express that, so the
+generated file would need hand-written shims on both sides, and a build step, to save the few lines each
+driver still has; a plan with two small drivers keeps the decisions in one place that is tested on its own
+(``tests/test_resumption.py``: the plans alone, and both drivers on the same servers).
 
 What is raised, and what is an outcome (the same in the sync and the async functions): a bad argument (an
 unknown contract, a bad option or limit) raises ``ValueError``/``TypeError`` before any request is sent
@@ -84,7 +100,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import json as jsonlib
 import socket
 import ssl
 import threading
@@ -93,21 +108,20 @@ from collections.abc import (
     AsyncGenerator,
     AsyncIterable,
     AsyncIterator,
+    Awaitable,
     Callable,
     Generator,
     Iterable,
     Iterator,
     Mapping,
 )
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar, cast
 
 import httpx
 
 from ..core.activity import TIMEOUT_KINDS, CallClock
 from ..core.completion import (
     AStreamUpdates,
-    Outcome,
     StreamResult,
     aconsume,
     astream_updates,
@@ -116,11 +130,20 @@ from ..core.completion import (
     stream_updates,
 )
 from ..core.contracts import Signal
-from ..core.errors import BoundaryError, TruncatedCharacterError
-from ..core.options import check_int, check_number
+from ..core.errors import BoundaryError
+from ..core.options import check_number
 from ..core.sse import Event, SSEParser
 from ..i18n import text as _t
-from .replay import encode_events
+from .resumption import (
+    EventReader,
+    LastEventIDPlan,
+    Request,
+    ResumeAttempt,
+    Resumed,
+    ResumePlan,
+    StartingAfterPlan,
+)
+from .resumption import default_resume_url as _default_resume_url
 
 __all__ = [
     "ContentEncodingError",
@@ -128,6 +151,8 @@ __all__ = [
     "HTTPReads",
     "ResumeAttempt",
     "Resumed",
+    "aresume_responses",
+    "aresume_sse",
     "astream_http",
     "astream_http_updates",
     "open_areads",
@@ -161,6 +186,9 @@ class ContentEncodingError(httpx.DecodingError):
         self.content_encoding = content_encoding
 
 
+# --- the decisions both drivers share (no I/O) -----------------------------------------------------------
+
+
 def _check_request(
     url: object,
     method: object,
@@ -185,6 +213,22 @@ def _check_request(
     return sent
 
 
+def _as_headers(sent: dict[str, str | bytes]) -> Mapping[str, str]:
+    """``sent`` as httpx's type hints name it: httpx takes a str or bytes value per header (bytes are sent
+    as they are: ``Last-Event-ID`` is UTF-8)."""
+    return cast(Mapping[str, str], sent)
+
+
+def _check_response(response: httpx.Response, request: httpx.Request) -> None:
+    """Raise if the body is not to be read: ``httpx.HTTPStatusError`` for a status other than 2xx,
+    :class:`ContentEncodingError` for a compressed body. The caller closes the response."""
+    if not response.is_success:
+        response.raise_for_status()
+    encoding = response.headers.get("Content-Encoding", "identity").strip()
+    if encoding.lower() not in ("", "identity"):
+        raise ContentEncodingError(encoding, request=request)
+
+
 def _header_bound(base: httpx.Timeout, deadline_left: float | None) -> httpx.Timeout:
     """The httpx timeout of a sync request with stream clocks: ``base`` (the client's), each part (connect,
     read, write, pool) cut to the time left on the deadline if that is sooner (at least 1 ms).
@@ -207,6 +251,81 @@ def _header_bound(base: httpx.Timeout, deadline_left: float | None) -> httpx.Tim
 def _ssl_context() -> ssl.SSLContext:
     # Building a client's default SSL context reads the CA bundle each time; one is enough per process.
     return httpx.create_ssl_context()
+
+
+def _own_client_options(timeout: float) -> dict[str, Any]:
+    """The arguments of the client a call makes for itself (no ``client`` given), sync or async."""
+    return {"timeout": timeout, "trust_env": False, "verify": _ssl_context()}
+
+
+class _Clocks:
+    """The stream clocks of one call: how long is left on the deadline, and how long the next read may wait.
+
+    Made by :meth:`start` at the call, so that the deadline counts from it: the consume options it returns
+    carry a :class:`~lesson_lib.core.activity.CallClock` around the caller's ``clock``."""
+
+    def __init__(self, clock: CallClock, deadline: float | None, running: bool) -> None:
+        self.clock, self.deadline = clock, deadline
+        self.running = running  # a stream clock (idle, progress or deadline) is set
+
+    @classmethod
+    def start(cls, options: Mapping[str, Any]) -> tuple[_Clocks, dict[str, Any]]:
+        clock = CallClock(options.get("clock", time.monotonic))
+        running = any(options.get(name) is not None for name in TIMEOUT_KINDS)
+        return cls(clock, options.get("deadline"), running), {**options, "clock": clock}
+
+    def deadline_left(self) -> float | None:
+        if self.deadline is None:
+            return None
+        return self.deadline - (self.clock() - self.clock.started)
+
+    def budget(self) -> float | None:
+        timeouts = self.clock.timeouts
+        if timeouts is None:  # the stream has not started: only the deadline runs
+            return self.deadline_left()
+        budget = timeouts.budget()
+        return None if budget is None else budget[0]
+
+
+class _NoBody:
+    """The source of a stream whose deadline ran out before its body started, sync or async: never read
+    (consume sees the clock expired before the first read and says ``timed_out``)."""
+
+    def __iter__(self) -> Iterator[bytes]:
+        return iter(())
+
+    def __aiter__(self) -> AsyncIterator[bytes]:
+        return self
+
+    async def __anext__(self) -> bytes:
+        raise StopAsyncIteration
+
+
+_ClientT = TypeVar("_ClientT", httpx.Client, httpx.AsyncClient)
+
+
+class _Body(Generic[_ClientT]):
+    """What :class:`HTTPReads` and :class:`HTTPAReads` share: the response, the size of every read, the
+    client made for the call (closed with the response), whether it is closed, and the repr."""
+
+    _repr_key = ""
+
+    def __init__(self, response: httpx.Response, own_client: _ClientT | None = None) -> None:
+        self.response = response
+        self.sizes: list[int] = []  # the size of every read, in arrival order
+        self._own_client: _ClientT | None = own_client
+        self._closed = False
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def __repr__(self) -> str:
+        state = _t("http.state.closed") if self._closed else _t("http.state.open")
+        return _t(self._repr_key, status=self.response.status_code, reads=len(self.sizes), state=state)
+
+
+# --- sync: httpx.Client, a watchdog thread for the clocks ------------------------------------------------
 
 
 class _Watchdog:
@@ -275,31 +394,14 @@ class _Watchdog:
                         self.socket.shutdown(socket.SHUT_RDWR)  # wakes the read blocked on it
 
 
-class _Clocks:
-    """The stream clocks of one sync call, for :class:`HTTPReads`: how long the next read may wait."""
-
-    def __init__(self, clock: CallClock, deadline: float | None) -> None:
-        self.clock, self.deadline = clock, deadline
-
-    def deadline_left(self) -> float | None:
-        if self.deadline is None:
-            return None
-        return self.deadline - (self.clock() - self.clock.started)
-
-    def budget(self) -> float | None:
-        timeouts = self.clock.timeouts
-        if timeouts is None:  # the stream has not started: only the deadline runs
-            return self.deadline_left()
-        budget = timeouts.budget()
-        return None if budget is None else budget[0]
-
-
-class HTTPReads:
+class HTTPReads(_Body[httpx.Client]):
     """One HTTP response's body, as the reads httpx returned; ``close()`` releases the response.
 
     Made by :func:`open_reads`, which has already received the status line and headers. Iterate it once.
     If it made its own ``httpx.Client`` (no ``client`` given), ``close()`` closes that client too.
     """
+
+    _repr_key = "http.repr.sync"
 
     def __init__(
         self,
@@ -308,17 +410,14 @@ class HTTPReads:
         *,
         _guard: tuple[_Watchdog, _Clocks] | None = None,
     ) -> None:
-        self.response = response
-        self.sizes: list[int] = []  # the size of every read, in arrival order
-        self._own_client = own_client
-        self._closed = False
+        super().__init__(response, own_client)
         self._guard = _guard
 
     def __iter__(self) -> Iterator[bytes]:
         if self._guard is None:
-            for chunk in self.response.iter_raw():
-                self.sizes.append(len(chunk))
-                yield chunk
+            for read in self.response.iter_raw():
+                self.sizes.append(len(read))
+                yield read
             return
         watchdog, clocks = self._guard
         raw = self.response.iter_raw()
@@ -341,10 +440,6 @@ class HTTPReads:
             self.sizes.append(len(chunk))
             yield chunk
 
-    @property
-    def closed(self) -> bool:
-        return self._closed
-
     def close(self) -> None:
         """Close the response (a connection not read to the end is discarded, not reused). Idempotent."""
         if self._closed:
@@ -363,10 +458,6 @@ class HTTPReads:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
-
-    def __repr__(self) -> str:
-        state = _t("http.state.closed") if self._closed else _t("http.state.open")
-        return _t("http.repr.sync", status=self.response.status_code, reads=len(self.sizes), state=state)
 
 
 def open_reads(
@@ -405,7 +496,7 @@ def _open_reads(
     clocks: _Clocks | None,
 ) -> HTTPReads:
     """:func:`open_reads` after its checks; with ``clocks``, under a :class:`_Watchdog` (see the module)."""
-    own = httpx.Client(timeout=timeout, trust_env=False, verify=_ssl_context()) if client is None else None
+    own = httpx.Client(**_own_client_options(timeout)) if client is None else None
     http = own if own is not None else client
     assert http is not None
     watchdog = None
@@ -423,7 +514,7 @@ def _open_reads(
             extra["timeout"] = httpx.Timeout(
                 connect=base.connect, read=read_timeout, write=base.write, pool=base.pool
             )
-        request = http.build_request(method, url, json=json, headers=sent, **extra)
+        request = http.build_request(method, url, json=json, headers=_as_headers(sent), **extra)
         try:
             response = http.send(request, stream=True)
         finally:
@@ -439,22 +530,12 @@ def _open_reads(
         raise
     guard = None if watchdog is None or clocks is None else (watchdog, clocks)
     reads = HTTPReads(response, own, _guard=guard)
-    if not response.is_success:
+    try:
+        _check_response(response, request)
+    except BaseException:
         reads.close()
-        response.raise_for_status()
-    encoding = response.headers.get("Content-Encoding", "identity").strip()
-    if encoding.lower() not in ("", "identity"):
-        reads.close()
-        raise ContentEncodingError(encoding, request=request)
+        raise
     return reads
-
-
-class _NoBody:
-    """The source of a stream whose clock ran out before its body started: never read (consume sees the
-    clock expired before the first read and says ``timed_out``)."""
-
-    def __iter__(self) -> Iterator[bytes]:
-        return iter(())
 
 
 def _timed_open(
@@ -468,15 +549,12 @@ def _timed_open(
 ) -> tuple[Iterable[bytes], dict[str, Any]]:
     """Open the response with the stream's clocks running from now: ``(source, consume options)``.
 
-    The options get a :class:`~lesson_lib.core.activity.CallClock` (around the caller's ``clock``), so the
-    deadline counts from this call; if it runs out before the body starts, the source is empty and
-    ``consume`` reports ``timed_out`` (``deadline``) without reading."""
-    clock = CallClock(options.get("clock", time.monotonic))
-    options = {**options, "clock": clock}
+    If the deadline runs out before the body starts, the source is empty and ``consume`` reports
+    ``timed_out`` (``deadline``) without reading."""
+    clocks, options = _Clocks.start(options)
     sent = _check_request(url, method, headers, client, timeout)
-    if not any(options.get(name) is not None for name in TIMEOUT_KINDS):
+    if not clocks.running:
         return _open_reads(url, method, json, sent, client, timeout, None, None), options
-    clocks = _Clocks(clock, options.get("deadline"))
     try:
         reads = _open_reads(url, method, json, sent, client, timeout, None, clocks)
     except httpx.TransportError:
@@ -563,30 +641,25 @@ def _updates(
     yield from stream_updates(reads, contract, **options)
 
 
-# --- async: the mirror of the functions above, over httpx.AsyncClient ----------------------------------
+# --- async: httpx.AsyncClient, asyncio.timeout for the clocks --------------------------------------------
 
 
-class HTTPAReads:
+class HTTPAReads(_Body[httpx.AsyncClient]):
     """One HTTP response's body as async reads (``aiter_raw``); ``aclose()`` releases the response.
 
     The async mirror of :class:`HTTPReads`, made by :func:`open_areads`. If it made its own
     ``httpx.AsyncClient``, ``aclose()`` closes that client too. Iterate it once.
     """
 
+    _repr_key = "http.repr.async"
+
     def __init__(self, response: httpx.Response, own_client: httpx.AsyncClient | None = None) -> None:
-        self.response = response
-        self.sizes: list[int] = []
-        self._own_client = own_client
-        self._closed = False
+        super().__init__(response, own_client)
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
         async for chunk in self.response.aiter_raw():
             self.sizes.append(len(chunk))
             yield chunk
-
-    @property
-    def closed(self) -> bool:
-        return self._closed
 
     async def aclose(self) -> None:
         """Close the response (and an own client). Idempotent; completes even if cancelled meanwhile."""
@@ -605,10 +678,6 @@ class HTTPAReads:
     async def __aexit__(self, *exc_info: object) -> None:
         await self.aclose()
 
-    def __repr__(self) -> str:
-        state = _t("http.state.closed") if self._closed else _t("http.state.open")
-        return _t("http.repr.async", status=self.response.status_code, reads=len(self.sizes), state=state)
-
 
 async def open_areads(
     url: str,
@@ -625,13 +694,11 @@ async def open_areads(
     cancellation while connecting closes what was opened and propagates.
     """
     sent = _check_request(url, method, headers, client, timeout, httpx.AsyncClient)
-    own = (
-        httpx.AsyncClient(timeout=timeout, trust_env=False, verify=_ssl_context()) if client is None else None
-    )
+    own = httpx.AsyncClient(**_own_client_options(timeout)) if client is None else None
     http = own if own is not None else client
     assert http is not None
     try:
-        request = http.build_request(method, url, json=json, headers=sent)
+        request = http.build_request(method, url, json=json, headers=_as_headers(sent))
         response = await http.send(request, stream=True)
     except BaseException:
         if own is not None:
@@ -639,15 +706,36 @@ async def open_areads(
         raise
     reads = HTTPAReads(response, own)
     try:
-        if not response.is_success:
-            response.raise_for_status()
-        encoding = response.headers.get("Content-Encoding", "identity").strip()
-        if encoding.lower() not in ("", "identity"):
-            raise ContentEncodingError(encoding, request=request)
+        _check_response(response, request)
     except BaseException:
         await reads.aclose()
         raise
     return reads
+
+
+async def _atimed_open(
+    url: str,
+    method: str,
+    json: Any,
+    headers: Mapping[str, str | bytes] | None,
+    client: httpx.AsyncClient | None,
+    timeout: float,
+    options: dict[str, Any],
+) -> tuple[AsyncIterable[bytes], dict[str, Any]]:
+    """:func:`_timed_open` over ``open_areads``: connecting and the headers inside the deadline."""
+    clocks, options = _Clocks.start(options)
+    left = clocks.deadline_left()
+    bound = asyncio.timeout(None if left is None else max(left, 0.0))
+    try:
+        async with bound:
+            reads = await open_areads(
+                url, method=method, json=json, headers=headers, client=client, timeout=timeout
+            )
+    except TimeoutError:
+        if bound.expired():  # our bound, not the caller's: the deadline ran out before the body
+            return _NoBody(), options
+        raise
+    return reads, options
 
 
 async def astream_http(
@@ -678,43 +766,6 @@ async def astream_http(
     _check_request(url, method, headers, client, timeout, httpx.AsyncClient)
     reads, options = await _atimed_open(url, method, json, headers, client, timeout, consume_options)
     return await aconsume(reads, contract, **options)
-
-
-class _ANoBody:
-    """The async :class:`_NoBody`."""
-
-    def __aiter__(self) -> AsyncIterator[bytes]:
-        return self
-
-    async def __anext__(self) -> bytes:
-        raise StopAsyncIteration
-
-
-async def _atimed_open(
-    url: str,
-    method: str,
-    json: Any,
-    headers: Mapping[str, str | bytes] | None,
-    client: httpx.AsyncClient | None,
-    timeout: float,
-    options: dict[str, Any],
-) -> tuple[AsyncIterable[bytes], dict[str, Any]]:
-    """:func:`_timed_open` over ``open_areads``: connecting and the headers inside the deadline."""
-    clock = CallClock(options.get("clock", time.monotonic))
-    options = {**options, "clock": clock}
-    deadline = options.get("deadline")
-    left = None if deadline is None else max(deadline - (clock() - clock.started), 0.0)
-    bound = asyncio.timeout(left)
-    try:
-        async with bound:
-            reads = await open_areads(
-                url, method=method, json=json, headers=headers, client=client, timeout=timeout
-            )
-    except TimeoutError:
-        if bound.expired():  # our bound, not the caller's: the deadline ran out before the body
-            return _ANoBody(), options
-        raise
-    return reads, options
 
 
 def astream_http_updates(
@@ -756,53 +807,39 @@ async def _aupdates(
             yield update
 
 
-# --- reconnecting ----------------------------------------------------------------------------------------
+# --- reconnecting: the plans of .resumption, driven sync and async ---------------------------------------
+
+#: What opening a connection may raise that is an attempt, not a failure of the call: it has no body.
+_UNANSWERED = (httpx.HTTPStatusError, ContentEncodingError, httpx.TransportError)
 
 
-@dataclass(frozen=True)
-class ResumeAttempt:
-    """One connection of :func:`resume_sse`.
-
-    ``sent_id`` is the ``Last-Event-ID`` it sent (``None``: none); ``events`` how many complete events it
-    delivered; ``ended`` ``"end of body"`` or the name of what cut it (``"RemoteProtocolError"``...);
-    ``cut_inside`` the unit the end fell in (``"character"``, ``"line"``, ``"event"``) or ``None``. An
-    attempt that could not connect has ``ended`` set to the exception's name; a refused one ``"HTTP 503"``.
-    """
-
-    sent_id: str | None
-    events: int
-    bytes: int
-    ended: str
-    cut_inside: str | None
-    last_event_id: str  # the last event ID string this connection's parser ended with
-    retry: int | None  # the last valid retry this connection sent
+def _unanswered(
+    reader: EventReader, request: Request, exc: Exception
+) -> tuple[ResumeAttempt, list[Event], bool]:
+    """The attempt of a request that got no body to read: refused (``"HTTP 503"``), compressed, or not
+    connected (the exception's name)."""
+    if isinstance(exc, httpx.HTTPStatusError):
+        return reader.refused(request, f"HTTP {exc.response.status_code}"), [], False
+    return reader.refused(request, type(exc).__name__), [], False
 
 
-@dataclass(frozen=True)
-class Resumed:
-    """What :func:`resume_sse` put together from one or more connections.
-
-    ``events`` are the complete events of the answer, in order (a partial event at a drop is discarded, as
-    the spec says); ``body`` is them written back as one event stream, and ``result`` is
-    ``consume(body, contract)`` when a contract was given. ``stopped`` says why the reader stopped.
-
-    ``discarded_events`` counts the events of earlier attempts that were dropped because a request was
-    re-sent without ``Last-Event-ID`` (``resend_without_id=True``): a re-sent request starts a new answer,
-    so ``events`` and ``result`` hold the newest answer alone, never two answers stitched together. More
-    than 0 means the service was asked (and billed) for the answer more than once.
-    """
-
-    events: list[Event]
-    attempts: list[ResumeAttempt]
-    last_event_id: str
-    retry: int | None
-    stopped: str
-    result: StreamResult | None
-    discarded_events: int = 0
-
-    @property
-    def body(self) -> bytes:
-        return encode_events(self.events)
+def _check_resume_io(
+    url: str,
+    method: str,
+    resume_method: str | None,
+    headers: Mapping[str, str] | None,
+    client: object,
+    timeout: float,
+    sleep: object,
+    client_type: type,
+    sleep_returns: str,
+) -> None:
+    """The checks of a resume function that its plan leaves to the driver: the requests and ``sleep``."""
+    if resume_method is not None:
+        _check_request(url, resume_method, headers, client, timeout, client_type)
+    if not callable(sleep):
+        raise TypeError(f"sleep must be callable (seconds -> {sleep_returns})")
+    _check_request(url, method, headers, client, timeout, client_type)
 
 
 def resume_sse(
@@ -827,8 +864,9 @@ def resume_sse(
     Before each reconnection it waits the stream's last valid ``retry`` (milliseconds), else ``retry_ms``,
     never more than ``max_wait`` seconds. It stops when the stream is done: with a ``contract``, when
     ``consume`` of the events so far is no longer ``truncated``; without one, at an end of body that falls at
-    an event boundary. It also stops at invalid UTF-8 or a limit (reconnecting would not repair those), and,
-    unless ``resend_without_id``, when no event ID arrived: then the only retry is the same request again.
+    an event boundary. It also stops at invalid UTF-8, a limit or a compressed body (reconnecting would not
+    repair those: :data:`~lesson_lib.net.resumption.UNREPAIRABLE`), at an HTTP error status, and, unless
+    ``resend_without_id``, when no event ID arrived: then the only retry is the same request again.
     With ``resend_without_id`` that request is sent again, and once it is answered the events of the earlier
     attempts are discarded (:attr:`Resumed.discarded_events`): it is a new answer, not the rest of the old.
 
@@ -844,97 +882,24 @@ def resume_sse(
 
     Every argument is checked before the first request: ``contract`` (a known name or ``None``) and its
     ``request_id``, ``max_attempts`` (1 to 100), ``retry_ms`` (an int >= 0), ``max_wait`` (0 to 3600 s),
-    ``timeout``, ``resume_method`` (a method name or ``None``: the same as ``method``).
+    ``timeout``, ``resume_method`` (a method name or ``None``: the same as ``method``). The decisions are
+    :class:`~lesson_lib.net.resumption.LastEventIDPlan`'s; :func:`aresume_sse` is the same over async I/O.
     """
-    contract_options: dict[str, Any] = {} if request_id is None else {"request_id": request_id}
-    if contract is not None:
-        check_options(contract, **contract_options)
-    elif request_id is not None:
-        raise ValueError("request_id needs a contract (mcp)")
-    if resume_method is not None:
-        _check_request(url, resume_method, headers, client, timeout)
-    check_int("max_attempts", max_attempts, minimum=1, maximum=100)
-    check_int("retry_ms", retry_ms, minimum=0)
-    check_number("max_wait", max_wait, minimum=0, maximum=MAX_TIMEOUT)
-    if not isinstance(resend_without_id, bool):
-        raise TypeError(f"resend_without_id must be a bool, got {type(resend_without_id).__name__}")
-    if not callable(sleep):
-        raise TypeError("sleep must be callable (seconds -> None)")
-    _check_request(url, method, headers, client, timeout)
-    events: list[Event] = []
-    attempts: list[ResumeAttempt] = []
-    last_id, retry, stopped, discarded = "", None, "max_attempts", 0
-    for number in range(max_attempts):
-        resend = number > 0 and not last_id
-        if number:
-            if resend and not resend_without_id:
-                stopped = "no event ID to resume from"
-                break
-            sleep(min((retry if retry is not None else retry_ms) / 1000, max_wait))
-        sent: dict[str, str | bytes] = dict(headers or {})
-        if last_id:
-            sent["Last-Event-ID"] = last_id.encode("utf-8")
-        # A re-sent request starts a new answer: its events go into a list of their own.
-        target: list[Event] = [] if resend else events
-        resuming = number > 0 and bool(last_id) and resume_method is not None
-        attempt, answered = _read_once(
-            url,
-            resume_method if resuming else method,  # type: ignore[arg-type]
-            None if resuming else json,
-            sent,
-            client,
-            timeout,
-            target,
-        )
-        if resend and answered:  # the new answer replaces the old one; a refused resend changes nothing
-            discarded += len(events)
-            events = target
-        attempts.append(attempt)
-        last_id = attempt.last_event_id  # (an attempt that was refused keeps the id it sent)
-        retry = attempt.retry if attempt.retry is not None else retry
-        if attempt.ended.startswith("HTTP ") or attempt.ended in (
-            "StreamDecodeError",
-            "LimitExceededError",
-            "ContentEncodingError",
-        ):
-            stopped = f"{attempt.ended}: a new connection cannot repair it"
-            break
-        if contract is not None:
-            outcome = consume([encode_events(events)], contract, **contract_options).outcome
-            if outcome is not Outcome.TRUNCATED:
-                stopped = str(outcome)
-                break
-        elif attempt.ended == "end of body" and attempt.cut_inside is None:
-            stopped = "end of body"
-            break
-    result = consume([encode_events(events)], contract, **contract_options) if contract is not None else None
-    return Resumed(events, attempts, last_id, retry, stopped, result, discarded)
-
-
-def _sequence_number(event: Event) -> int | None:
-    try:
-        payload = jsonlib.loads(event.data)
-    except ValueError:
-        return None
-    value = payload.get("sequence_number") if isinstance(payload, dict) else None
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def _response_id(events: list[Event]) -> str | None:
-    for event in events:
-        try:
-            payload = jsonlib.loads(event.data)
-        except ValueError:
-            continue
-        response = payload.get("response") if isinstance(payload, dict) else None
-        if isinstance(response, dict) and isinstance(response.get("id"), str):
-            return response["id"]
-    return None
-
-
-def _default_resume_url(url: str, response_id: str | None, after: int) -> str:
-    base = f"{url.rstrip('/')}/{response_id}" if response_id else url
-    return f"{base}?stream=true&starting_after={after}"
+    plan = LastEventIDPlan(
+        url,
+        contract,
+        method=method,
+        json=json,
+        headers=headers,
+        max_attempts=max_attempts,
+        retry_ms=retry_ms,
+        max_wait=max_wait,
+        resend_without_id=resend_without_id,
+        request_id=request_id,
+        resume_method=resume_method,
+    )
+    _check_resume_io(url, method, resume_method, headers, client, timeout, sleep, httpx.Client, "None")
+    return _drive(plan, client, timeout, sleep)
 
 
 def resume_responses(
@@ -954,49 +919,20 @@ def resume_responses(
     default ``{url}/{response_id}?stream=true&starting_after=N``, where ``N`` is the sequence number of the
     last complete event received and ``response_id`` comes from the ``response.created`` event: the server
     replays the events after ``N``, so none is duplicated or skipped. It stops when
-    ``consume(events, "openai-responses")`` is no longer ``truncated``, or after ``max_attempts``.
+    ``consume(events, "openai-responses")`` is no longer ``truncated``, or after ``max_attempts``, and at
+    the endings a reconnection cannot repair, the same as :func:`resume_sse`'s.
 
     Chat Completions has no such thing: its events carry no sequence number or id, and re-sending the
     request starts a new, different answer. ``Resumed.last_event_id`` holds the last sequence number as
-    a string (Responses events carry no SSE ``id``).
+    a string (Responses events carry no SSE ``id``). The decisions are
+    :class:`~lesson_lib.net.resumption.StartingAfterPlan`'s; :func:`aresume_responses` is the same over
+    async I/O.
     """
-    check_int("max_attempts", max_attempts, minimum=1, maximum=100)
-    if not callable(resume_url):
-        raise TypeError("resume_url must be callable (url, response_id, after) -> str")
-    sent = _check_request(url, "POST", headers, client, timeout)
-    events: list[Event] = []
-    attempts: list[ResumeAttempt] = []
-    stopped, last = "max_attempts", None
-    for number in range(max_attempts):
-        before = len(events)
-        if number == 0:
-            target, method, body = url, "POST", json
-        else:
-            if last is None:
-                stopped = "no sequence number to resume from"
-                break
-            target, method, body = resume_url(url, _response_id(events), last), "GET", None
-        attempt, _ = _read_once(
-            target,
-            method,
-            body,
-            dict(sent),
-            client,
-            timeout,
-            events,
-        )
-        numbers = [n for n in map(_sequence_number, events[before:]) if n is not None]
-        last = numbers[-1] if numbers else last
-        attempts.append(attempt)
-        if attempt.ended.startswith("HTTP ") or attempt.ended in ("StreamDecodeError", "LimitExceededError"):
-            stopped = f"{attempt.ended}: a new connection cannot repair it"
-            break
-        outcome = consume([encode_events(events)], "openai-responses").outcome
-        if outcome is not Outcome.TRUNCATED:
-            stopped = str(outcome)
-            break
-    result = consume([encode_events(events)], "openai-responses")
-    return Resumed(events, attempts, "" if last is None else str(last), None, stopped, result)
+    plan = StartingAfterPlan(
+        url, json=json, headers=headers, max_attempts=max_attempts, resume_url=resume_url
+    )
+    _check_request(url, "POST", headers, client, timeout)
+    return _drive(plan, client, timeout, time.sleep)
 
 
 def read_events(reads: Iterable[bytes], parser: SSEParser, events: list[Event]) -> tuple[str, str | None]:
@@ -1006,54 +942,158 @@ def read_events(reads: Iterable[bytes], parser: SSEParser, events: list[Event]) 
     ``ended`` is ``"end of body"``, the name of a transport error that cut the body, or the name of the
     parser's error (invalid UTF-8, a limit); ``cut_inside`` is the unit the end fell in, or ``None``. The
     events a read completed before an error in that same read are kept (the error's ``outputs``), so the
-    events are the same however the bytes were cut.
+    events are the same however the bytes were cut. (The sync driver of
+    :class:`~lesson_lib.net.resumption.EventReader`.)
     """
-    ended, cut = "end of body", None
+    return _read_body(reads, EventReader(parser, events))
+
+
+def _read_body(reads: Iterable[bytes], reader: EventReader) -> tuple[str, str | None]:
     try:
-        try:
-            for chunk in reads:
-                events.extend(parser.feed(chunk))  # type: ignore[arg-type]
-        except httpx.TransportError as exc:  # the connection was cut mid-body: worth resuming
-            ended = type(exc).__name__
-        try:
-            parser.close()
-            cut = parser.ended_mid
-        except TruncatedCharacterError:
-            cut = "character"
+        for chunk in reads:
+            reader.feed(chunk)
+    except httpx.TransportError as exc:  # the connection was cut mid-body: worth resuming
+        reader.cut(exc)
     except BoundaryError as exc:  # invalid UTF-8 or a limit
-        events.extend(e for e in exc.outputs if isinstance(e, Event))
-        ended = type(exc).__name__
-    return ended, cut
+        reader.fail(exc)
+    return reader.close()
+
+
+def _drive(
+    plan: ResumePlan, client: httpx.Client | None, timeout: float, sleep: Callable[[float], None]
+) -> Resumed:
+    """Send the plan's requests, one connection each, until it says stop."""
+    while (request := plan.next_request()) is not None:
+        if request.wait is not None:
+            sleep(request.wait)
+        plan.record(*_read_once(request, client, timeout))
+    return plan.result()
 
 
 def _read_once(
-    url: str,
-    method: str,
-    json: Any,
-    headers: dict[str, str | bytes],
-    client: httpx.Client | None,
-    timeout: float,
-    events: list[Event],
-) -> tuple[ResumeAttempt, bool]:
-    """One connection of :func:`resume_sse`: append its complete events to ``events``, say how it ended,
-    and whether the server answered (a 2xx response whose body could be read)."""
-    sent = headers.get("Last-Event-ID")
-    sent_id = sent.decode("utf-8") if isinstance(sent, bytes) else sent
-    parser, before = SSEParser(last_event_id=sent_id or ""), len(events)
+    request: Request, client: httpx.Client | None, timeout: float
+) -> tuple[ResumeAttempt, list[Event], bool]:
+    """One connection: its attempt, its complete events, and whether the server answered (a 2xx response
+    whose body could be read)."""
+    reader = EventReader.for_request(request)
     try:
-        reads = open_reads(url, method=method, json=json, headers=headers, client=client, timeout=timeout)
-    except httpx.HTTPStatusError as exc:
-        status = f"HTTP {exc.response.status_code}"
-        return ResumeAttempt(sent_id, 0, 0, status, None, parser.last_event_id, None), False
-    except ContentEncodingError:
-        return ResumeAttempt(sent_id, 0, 0, "ContentEncodingError", None, parser.last_event_id, None), False
-    except httpx.TransportError as exc:  # could not connect: an attempt with nothing in it
-        return ResumeAttempt(sent_id, 0, 0, type(exc).__name__, None, parser.last_event_id, None), False
+        reads = open_reads(
+            request.url,
+            method=request.method,
+            json=request.json,
+            headers=request.headers,
+            client=client,
+            timeout=timeout,
+        )
+    except _UNANSWERED as exc:
+        return _unanswered(reader, request, exc)
     try:
-        ended, cut = read_events(reads, parser, events)
+        _read_body(reads, reader)
     finally:
         reads.close()
-    attempt = ResumeAttempt(
-        sent_id, len(events) - before, sum(reads.sizes), ended, cut, parser.last_event_id, parser.retry
+    return reader.attempt(request, sum(reads.sizes)), reader.events, True
+
+
+async def aresume_sse(
+    url: str,
+    contract: str | None = None,
+    *,
+    method: str = "GET",
+    json: Any = None,
+    headers: Mapping[str, str] | None = None,
+    client: httpx.AsyncClient | None = None,
+    max_attempts: int = 3,
+    retry_ms: int = 1000,
+    max_wait: float = 5.0,
+    resend_without_id: bool = False,
+    timeout: float = 10.0,
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    request_id: str | int | None = None,
+    resume_method: str | None = None,
+) -> Resumed:
+    """:func:`resume_sse` over ``httpx.AsyncClient``: the same plan, checks and result; ``sleep`` is awaited
+    (``asyncio.sleep``). A cancellation closes the connection in progress and propagates."""
+    plan = LastEventIDPlan(
+        url,
+        contract,
+        method=method,
+        json=json,
+        headers=headers,
+        max_attempts=max_attempts,
+        retry_ms=retry_ms,
+        max_wait=max_wait,
+        resend_without_id=resend_without_id,
+        request_id=request_id,
+        resume_method=resume_method,
     )
-    return attempt, True
+    _check_resume_io(
+        url, method, resume_method, headers, client, timeout, sleep, httpx.AsyncClient, "awaitable"
+    )
+    return await _adrive(plan, client, timeout, sleep)
+
+
+async def aresume_responses(
+    url: str,
+    *,
+    json: Any = None,
+    headers: Mapping[str, str] | None = None,
+    client: httpx.AsyncClient | None = None,
+    max_attempts: int = 3,
+    timeout: float = 10.0,
+    resume_url: Callable[[str, str | None, int], str] = _default_resume_url,
+) -> Resumed:
+    """:func:`resume_responses` over ``httpx.AsyncClient``: the same plan, checks and result."""
+    plan = StartingAfterPlan(
+        url, json=json, headers=headers, max_attempts=max_attempts, resume_url=resume_url
+    )
+    _check_request(url, "POST", headers, client, timeout, httpx.AsyncClient)
+    return await _adrive(plan, client, timeout, asyncio.sleep)
+
+
+async def _adrive(
+    plan: ResumePlan,
+    client: httpx.AsyncClient | None,
+    timeout: float,
+    sleep: Callable[[float], Awaitable[None]],
+) -> Resumed:
+    """:func:`_drive` over async I/O."""
+    while (request := plan.next_request()) is not None:
+        if request.wait is not None:
+            await sleep(request.wait)
+        plan.record(*await _aread_once(request, client, timeout))
+    return plan.result()
+
+
+async def _aread_once(
+    request: Request, client: httpx.AsyncClient | None, timeout: float
+) -> tuple[ResumeAttempt, list[Event], bool]:
+    """:func:`_read_once` over async I/O."""
+    reader = EventReader.for_request(request)
+    try:
+        reads = await open_areads(
+            request.url,
+            method=request.method,
+            json=request.json,
+            headers=request.headers,
+            client=client,
+            timeout=timeout,
+        )
+    except _UNANSWERED as exc:
+        return _unanswered(reader, request, exc)
+    try:
+        await _aread_body(reads, reader)
+    finally:
+        await reads.aclose()
+    return reader.attempt(request, sum(reads.sizes)), reader.events, True
+
+
+async def _aread_body(reads: AsyncIterable[bytes], reader: EventReader) -> tuple[str, str | None]:
+    """:func:`_read_body` over async reads."""
+    try:
+        async for chunk in reads:
+            reader.feed(chunk)
+    except httpx.TransportError as exc:
+        reader.cut(exc)
+    except BoundaryError as exc:
+        reader.fail(exc)
+    return reader.close()
