@@ -9,12 +9,14 @@ nothing else. Everything below runs in that venv, from a folder outside the chec
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
 import subprocess
 import sys
 import unicodedata
+from importlib.metadata import version
 from pathlib import Path
 
 import pytest
@@ -96,6 +98,10 @@ def probe(tmp_path_factory: pytest.TempPathFactory) -> dict:
     shutil.copytree(ROOT / "lesson_lib", source / "lesson_lib", symlinks=True, ignore=junk)
     shutil.copytree(ROOT / "data", source / "data", ignore=junk)
 
+    # setuptools before 70.1 (Python 3.11's venvs bring 65.5) builds wheels with the wheel package.
+    setuptools = tuple(int(part) for part in version("setuptools").split(".")[:2])
+    if setuptools < (70, 1) and importlib.util.find_spec("wheel") is None:
+        pytest.fail("the wheel package is missing: `make venv` installs it from requirements.txt")
     _run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", dist, source], cwd=source)
     (wheel,) = dist.glob("boundary_lab-*.whl")
 
