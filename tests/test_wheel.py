@@ -15,6 +15,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tomllib
 import unicodedata
 from importlib.metadata import version
 from pathlib import Path
@@ -168,3 +169,27 @@ def test_every_module_capture_and_static_file_is_in_the_wheel(probe: dict) -> No
     assert any(m.startswith("i18n/locales/zh_CN/") for m in probe["modules"])
     assert probe["captures"] == {name: len(load(name).body) for name in names()}
     assert probe["relay_static"] == sorted(p.name for p in (package / "net" / "relay_static").iterdir())
+
+
+def test_the_pinned_lock_satisfies_every_declared_range() -> None:
+    """requirements.txt (what the notebooks' outputs rely on) is one installation the extras allow."""
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    pins = {}
+    for line in (ROOT / "requirements.txt").read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            name, _, pinned = line.partition("==")
+            pins[canonicalize_name(name)] = pinned
+    declared = [Requirement(r) for r in project["dependencies"]]
+    declared += [Requirement(r) for extra in project["optional-dependencies"].values() for r in extra]
+    outside = [
+        str(r)
+        for r in declared
+        if canonicalize_name(r.name) != canonicalize_name(project["name"])
+        and not r.specifier.contains(pins.get(canonicalize_name(r.name), "0"), prereleases=True)
+    ]
+    assert outside == []
+    assert set(project["optional-dependencies"]) == {"lessons", "net", "dev"}
+    assert project["dependencies"] == []  # the core is the standard library
