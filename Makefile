@@ -29,6 +29,7 @@ lab: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports --no-cache --no-logo
 	$(BIN)/python -m pytest -n 2 --dist loadfile $(NBVAL) tests notebooks
 
 lint: $(STAMP)

@@ -2,6 +2,12 @@
 
 Notebooks and widgets load captures by name (``"openai-chat/completed"``) so that no lesson prints a path
 of the machine it runs on.
+
+Where the files are found, one way for a checkout and a wheel: ``lesson_lib/data`` beside this module. In a
+checkout (the ``.pth`` install that the notebooks and tests use) it is a symbolic link to ``data/`` at the
+repository's root, where the captures live; a built wheel holds a copy of their files at that place
+(``[tool.setuptools.package-data]`` in ``pyproject.toml``), so ``load(name)`` works from ``pip install .``
+too (``tests/test_wheel.py``).
 """
 
 from __future__ import annotations
@@ -13,8 +19,8 @@ from pathlib import Path
 
 from .i18n import text as _t
 
-#: The folder of captures, beside the package in a checkout of Boundary Lab.
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+#: The folder of captures: ``lesson_lib/data`` (a link to the checkout's ``data/``, or the wheel's copy).
+DATA_DIR = Path(__file__).resolve().parent / "data"
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ cell over all the captures, or proven by a test, or it goes. This module makes t
 The extraction rule (the same for the registry and for this test, nothing else is looked at):
 
 1. Files: the markdown cells of ``notebooks/NN_*.ipynb`` (the numbered lessons, not ``exercises/``),
-   ``docs/instructor.md`` and ``README.md``.
+   ``docs/instructor.md``, ``README.md``, ``docs/design.md`` and ``CONTRIBUTING.md``.
 2. Units: markdown is cut into blocks at blank lines. A heading line, a table row (but not a ``|---|`` rule)
    and each line of a fenced code block are units of their own; a list item (``-``, ``*`` or ``1.``) starts
    a new block. A block that is not a table row or code line is split into sentences after ``.``, ``!`` or
@@ -46,6 +46,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 REGISTRY = ROOT / "tests" / "claims.toml"
 KINDS = {"test", "cell", "spec", "measured", "definition", "instruction"}
+#: The maintainer's guides, checked like the lessons.
+GUIDES = [ROOT / "docs" / "design.md", ROOT / "CONTRIBUTING.md"]
 
 ABSOLUTE = re.compile(r"\b(never|always|every\w*|only|none|nothing|all|cannot|can['’]t|can not|must)\b", re.I)
 INLINE_CODE = re.compile(r"`[^`]*`")
@@ -58,7 +60,7 @@ LIST_ITEM = re.compile(r"([-*]|\d+\.)\s")
 def claim_files() -> list[Path]:
     """The files the rule covers, in a stable order."""
     lessons = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
-    return [*lessons, ROOT / "docs" / "instructor.md", ROOT / "README.md"]
+    return [*lessons, ROOT / "docs" / "instructor.md", ROOT / "README.md", *GUIDES]
 
 
 def units(markdown: str) -> Iterator[str]:
@@ -159,11 +161,12 @@ def test_the_rule_cuts_sentences_tables_headings_and_code_lines():
     ]
 
 
-def test_the_rule_covers_every_lesson_and_both_documents():
+def test_the_rule_covers_every_lesson_and_the_documents():
     names = [path.name for path in claim_files()]
-    numbers = [name[:2] for name in names[:-2]]
+    numbers = [name[:2] for name in names[:-4]]
     assert numbers == sorted(numbers) and {f"{n:02}" for n in range(11)} <= set(numbers)
-    assert names[-2:] == ["instructor.md", "README.md"]
+    assert names[-4:] == ["instructor.md", "README.md", "design.md", "CONTRIBUTING.md"]
+    assert all(path.is_file() for path in claim_files())
 
 
 # --- the registry against the files ---------------------------------------------------------------------

@@ -253,7 +253,8 @@ def test_the_make_targets_do_what_the_readme_says():
         assert make_rule(target)[0] == "$(STAMP)"
     test_recipe = make_rule("test")[1]
     assert test_recipe[0] == "$(BIN)/ruff check ."
-    assert test_recipe[1].endswith("$(NBVAL) tests notebooks")
+    assert "$(BIN)/lint-imports --no-cache --no-logo" in test_recipe  # the layers (tests/test_layers.py)
+    assert test_recipe[-1].endswith("$(NBVAL) tests notebooks")
     assert make_rule("outputs")[1] == ["$(BIN)/python tools/run_notebooks.py"]
     runner = (ROOT / "tools" / "run_notebooks.py").read_text()
     assert 'or sorted((ROOT / "notebooks").rglob("*.ipynb"))' in runner  # no argument: every notebook

@@ -18,6 +18,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 NAME = re.compile(r"\blesson_lib(?:\.[A-Za-z_]\w*)*")
+#: Names docs/design.md reserves for work not built yet ("Beyond the notebooks"); a name leaves this set
+#: when its module lands, and then it must resolve like any other.
+RESERVED = ("lesson_lib.guard",)
 PUBLIC = {
     "lesson_lib",
     "lesson_lib.net",
@@ -70,7 +73,7 @@ def test_every_lesson_lib_name_resolves(name: str) -> None:
         f"{where} {found}"
         for where, text in _texts(ROOT / name)
         for found in sorted({m.group(0) for m in NAME.finditer(text)})
-        if not resolves(found)
+        if not resolves(found) and not found.startswith(RESERVED)
     ]
     assert unresolved == []
 

@@ -1,5 +1,5 @@
 """No module writes another object's private attributes: a change to one layer cannot silently
-desynchronise another that reached into it (DESIGN.md; issue 13).
+desynchronise another that reached into it (docs/design.md; issue 13).
 
 The scan reads every module of lesson_lib with ``ast`` and reports each place that assigns, augments,
 annotates, deletes or ``setattr``-s an attribute whose name starts with one underscore on anything but

@@ -1,0 +1,72 @@
+"""The layers' direction, enforced: import-linter's contracts in ``pyproject.toml`` hold (docs/design.md).
+
+``lint-imports`` (the venv's, beside this interpreter) reads ``[tool.importlinter]``: a layers contract
+(exercises > teach > net > captures > i18n > core: a module imports only from layers below its own) and a
+forbidden one (the core imports no network, widget or plotting package, directly or through another
+module). ``make test`` runs the same command. The last test breaks a copy of the package on purpose and checks
+that the command reports both violations, so a contract that no longer sees anything would fail here.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+LINT_IMPORTS = Path(sys.executable).parent / "lint-imports"
+CONFIG = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
+CONTRACTS = {c["id"]: c for c in CONFIG["contracts"]}
+LAYERS = ["exercises", "teach", "net", "captures", "i18n", "core"]
+FORBIDDEN_IN_CORE = {"httpx", "starlette", "uvicorn", "ipywidgets", "matplotlib", "IPython", "anyio"}
+
+
+def lint_imports(root: Path) -> subprocess.CompletedProcess[str]:
+    """``lint-imports`` on the ``lesson_lib`` under ``root``, with that root's pyproject.toml, no cache."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])}
+    return subprocess.run(
+        [str(LINT_IMPORTS), "--no-cache", "--no-logo"],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_the_contracts_say_the_layers_of_the_design() -> None:
+    assert CONFIG["root_package"] == "lesson_lib"
+    assert CONFIG["include_external_packages"] is True  # else the forbidden packages are not in the graph
+    assert CONTRACTS.keys() == {"layers", "core-standalone"}
+    assert CONTRACTS["layers"]["type"] == "layers"
+    assert CONTRACTS["layers"]["layers"] == [f"lesson_lib.{layer}" for layer in LAYERS]
+    assert CONTRACTS["core-standalone"]["type"] == "forbidden"
+    assert CONTRACTS["core-standalone"]["source_modules"] == ["lesson_lib.core"]
+    assert set(CONTRACTS["core-standalone"]["forbidden_modules"]) == FORBIDDEN_IN_CORE
+
+
+def test_every_contract_is_kept() -> None:
+    done = lint_imports(ROOT)
+    report = done.stdout + done.stderr
+    for contract in CONTRACTS.values():
+        assert f"{contract['name']} KEPT" in report, report
+    assert done.returncode == 0, report
+
+
+def test_a_core_module_that_imports_upwards_or_httpx_breaks_both_contracts(tmp_path: Path) -> None:
+    shutil.copy2(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    junk = shutil.ignore_patterns("__pycache__", "*.pyc", "data")
+    shutil.copytree(ROOT / "lesson_lib", tmp_path / "lesson_lib", ignore=junk)
+    errors = tmp_path / "lesson_lib" / "core" / "errors.py"
+    errors.write_text(errors.read_text(encoding="utf-8") + "\nimport httpx\n\nfrom ..net import http\n")
+    done = lint_imports(tmp_path)
+    report = done.stdout + done.stderr
+    assert done.returncode == 1, report
+    for contract in CONTRACTS.values():
+        assert f"{contract['name']} BROKEN" in report, report
+    assert "lesson_lib.core.errors -> lesson_lib.net.http" in report, report
+    assert "lesson_lib.core.errors -> httpx" in report, report
