@@ -12,7 +12,7 @@ hung generation from it. So three clocks are kept:
 The clock is injected (``time.monotonic`` by default), so tests drive it exactly and never sleep.
 
 A stream's three timeouts are :class:`Clock` members (``error.kind`` of a ``timed_out`` result); a
-:class:`Watchdog`'s limits are :class:`IdleLimit` members. Neither module says anything in a language: a
+:class:`Watchdog`'s limits are :class:`IdleLimit` members. Nothing here is worded for a learner: a
 verdict's ``str()`` comes from the registered wording (:mod:`lesson_lib.core.wording`), and a timed_out
 error's English message is built here from :data:`TIMEOUT_MESSAGE` and :data:`CLOCK_MEANINGS`, as every
 exception's message is English (the English catalogue's ``completion.clock.*`` strings are these).
