@@ -10,28 +10,42 @@ hung generation from it. So three clocks are kept:
 * last business progress: a text delta or a stage change (never a heartbeat).
 
 The clock is injected (``time.monotonic`` by default), so tests drive it exactly and never sleep.
+
+A stream's three timeouts are :class:`Clock` members (``error.kind`` of a ``timed_out`` result); a
+:class:`Watchdog`'s limits are :class:`IdleLimit` members. Nothing here is worded for a learner: a
+verdict's ``str()`` comes from the registered wording (:mod:`lesson_lib.core.wording`), and a timed_out
+error's English message is built here from :data:`TIMEOUT_MESSAGE` and :data:`CLOCK_MEANINGS`, as every
+exception's message is English (the English catalogue's ``completion.clock.*`` strings are these).
 """
 
 from __future__ import annotations
 
 import enum
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
-from ..i18n import text as _t
+from .enums import ValueEnum
 from .options import check_number
+from .wording import wording
 
 __all__ = [
+    "CLOCK_MEANINGS",
+    "TIMEOUT_CAUSE",
     "TIMEOUT_KINDS",
+    "TIMEOUT_MESSAGE",
     "ActivityClocks",
     "ActivityLog",
     "CallClock",
+    "Clock",
+    "IdleLimit",
     "IdleVerdict",
     "Liveness",
     "StreamTimeouts",
     "Watchdog",
     "check_timeouts",
+    "timeout_message",
 ]
 
 #: The longest idle limit a :class:`Watchdog` accepts, in seconds (a week): past it, pass ``None``.
@@ -88,21 +102,32 @@ class ActivityClocks:
         }
 
 
+class IdleLimit(ValueEnum):
+    """A :class:`Watchdog`'s three idle limits, named as its arguments (one per clock: byte, event,
+    progress), in the order they are judged."""
+
+    BYTE = "byte_idle"
+    EVENT = "event_idle"
+    PROGRESS = "progress_idle"
+
+    @property
+    def clock(self) -> str:
+        """The key of :meth:`ActivityClocks.idle` this limit bounds: ``"byte"``, ``"event"`` or
+        ``"progress"``."""
+        return self.value.removesuffix("_idle")
+
+
 @dataclass(frozen=True)
 class IdleVerdict:
-    """An idle limit tripped: ``limit`` is ``"byte_idle"``, ``"event_idle"`` or ``"progress_idle"``."""
+    """An idle limit tripped: ``limit`` (an :class:`IdleLimit`), how long its clock was idle and the limit,
+    in seconds. ``str(verdict)`` says so in the current language (:mod:`lesson_lib.core.wording`)."""
 
-    limit: str
+    limit: IdleLimit
     idle_for: float
     maximum: float
 
     def __str__(self) -> str:
-        return _t(
-            "activity.idle_verdict",
-            limit=self.limit,
-            idle_for=f"{self.idle_for:g}",
-            maximum=f"{self.maximum:g}",
-        )
+        return wording().idle_verdict(self)
 
 
 class Liveness(enum.StrEnum):
@@ -141,20 +166,24 @@ class Watchdog(ActivityClocks):
         ):
             check_number(name, value, minimum=0, maximum=MAX_IDLE_SECONDS, low_open=True, none=True)
         super().__init__(clock)
-        self.limits = {"byte_idle": byte_idle, "event_idle": event_idle, "progress_idle": progress_idle}
+        self.limits: dict[IdleLimit, float | None] = {
+            IdleLimit.BYTE: byte_idle,
+            IdleLimit.EVENT: event_idle,
+            IdleLimit.PROGRESS: progress_idle,
+        }
         self._events_at_progress = -1
 
-    def _tripped(self, idle: dict[str, float], names: tuple[str, ...]) -> IdleVerdict | None:
-        for name in names:
-            maximum = self.limits[name]
-            spent = idle[name.removesuffix("_idle")]
+    def _tripped(self, idle: dict[str, float], limits: tuple[IdleLimit, ...]) -> IdleVerdict | None:
+        for limit in limits:
+            maximum = self.limits[limit]
+            spent = idle[limit.clock]
             if maximum is not None and spent >= maximum:
-                return IdleVerdict(name, spent, maximum)
+                return IdleVerdict(limit, spent, maximum)
         return None
 
     def check(self) -> IdleVerdict | None:
         """``None`` within every idle limit, else the limit that tripped (lowest layer first)."""
-        return self._tripped(self.idle(), ("byte_idle", "event_idle", "progress_idle"))
+        return self._tripped(self.idle(), tuple(IdleLimit))
 
     def state(self) -> Liveness:
         """``stalled`` if the byte or event limit tripped; ``alive`` (alive, not progressing) if the progress
@@ -163,9 +192,9 @@ class Watchdog(ActivityClocks):
         progress limit has not passed yet. ``waiting`` is what a long think and a hang behind heartbeats
         both look like until the limit decides."""
         idle = self.idle()
-        if self._tripped(idle, ("byte_idle", "event_idle")) is not None:
+        if self._tripped(idle, (IdleLimit.BYTE, IdleLimit.EVENT)) is not None:
             return Liveness.STALLED
-        if self._tripped(idle, ("progress_idle",)) is not None:
+        if self._tripped(idle, (IdleLimit.PROGRESS,)) is not None:
             return Liveness.ALIVE
         if self.progress and self.events == self._events_at_progress:
             return Liveness.PROGRESSING
@@ -176,8 +205,42 @@ class Watchdog(ActivityClocks):
         self._events_at_progress = self.events  # an event after this one means progress paused
 
 
-#: The names of the three clocks a stream can time out on, in the order they are judged.
-TIMEOUT_KINDS = ("idle_timeout", "progress_timeout", "deadline")
+class Clock(ValueEnum):
+    """The three clocks a stream can time out on, named as the options that set them: what ``error.kind``
+    of a ``timed_out`` result is. Declared in the order they are judged (the most basic first)."""
+
+    IDLE = "idle_timeout"  # no byte at all
+    PROGRESS = "progress_timeout"  # no text delta or business stage (bytes and heartbeats do not count)
+    DEADLINE = "deadline"  # the whole answer
+
+
+#: The three clocks, in the order they are judged (``tuple(Clock)``; each member equals its option's name).
+TIMEOUT_KINDS: tuple[Clock, ...] = tuple(Clock)
+
+#: What each clock running out means, in English (the words of a timed_out error's message).
+CLOCK_MEANINGS: Mapping[Clock, str] = MappingProxyType(
+    {
+        Clock.IDLE: "no byte arrived for that long",
+        Clock.PROGRESS: "no text or business stage arrived for that long (bytes and heartbeats do not count)",
+        Clock.DEADLINE: "the whole answer took longer than that",
+    }
+)
+#: A timed_out error's message (``str.format`` fields: clock, limit, meaning, cause), in English.
+TIMEOUT_MESSAGE = "{clock}={limit} s ran out: {meaning}{cause}"
+#: The ``cause`` part of :data:`TIMEOUT_MESSAGE` when an exception ended the read (field: cause).
+TIMEOUT_CAUSE = " (the read was ended by {cause})"
+
+
+def timeout_message(clock: str, limit: float, cause: str | None = None) -> str:
+    """A timed_out error's message, in English whatever the language (as an exception's message is): which
+    ``clock`` (a :class:`Clock` or its value; ``ValueError`` for another) ran out, its ``limit`` in
+    seconds, what that means, and ``cause``, the name of the exception that ended the read, if one did."""
+    return TIMEOUT_MESSAGE.format(
+        clock=clock,
+        limit=f"{limit:g}",
+        meaning=CLOCK_MEANINGS[Clock(clock)],
+        cause=TIMEOUT_CAUSE.format(cause=cause) if cause else "",
+    )
 
 #: The longest timeout a stream accepts, in seconds (a day): past it, pass ``None``.
 MAX_TIMEOUT_SECONDS = 24 * 3600.0
@@ -245,10 +308,11 @@ class StreamTimeouts(ActivityClocks):
         self.deadline_started = clock.started if isinstance(clock, CallClock) else self.started
         if isinstance(clock, CallClock):
             clock.attach(self)
+        #: Each clock's timeout in seconds (``None``: not set), keyed by :class:`Clock`.
         self.limits: dict[str, float | None] = {
-            "idle_timeout": idle_timeout,
-            "progress_timeout": progress_timeout,
-            "deadline": deadline,
+            Clock.IDLE: idle_timeout,
+            Clock.PROGRESS: progress_timeout,
+            Clock.DEADLINE: deadline,
         }
 
     @property
@@ -256,26 +320,28 @@ class StreamTimeouts(ActivityClocks):
         """Is any of the three timeouts set?"""
         return any(value is not None for value in self.limits.values())
 
-    def _left(self, now: float) -> dict[str, float]:
+    def _left(self, now: float) -> dict[Clock, float]:
         since = {
-            "idle_timeout": self.last_byte,
-            "progress_timeout": self.last_progress,
-            "deadline": self.deadline_started,
+            Clock.IDLE: self.last_byte,
+            Clock.PROGRESS: self.last_progress,
+            Clock.DEADLINE: self.deadline_started,
         }
-        return {name: since[name] + limit - now for name, limit in self.limits.items() if limit is not None}
+        return {
+            clock: since[clock] + limit - now for clock in Clock if (limit := self.limits[clock]) is not None
+        }
 
-    def expired(self) -> str | None:
+    def expired(self) -> Clock | None:
         """The first clock (idle, progress, deadline) that has been idle for at least its limit, else None."""
         left = self._left(self.clock())
-        return next((name for name in TIMEOUT_KINDS if name in left and left[name] <= 0), None)
+        return next((clock for clock in Clock if clock in left and left[clock] <= 0), None)
 
-    def budget(self) -> tuple[float, str] | None:
+    def budget(self) -> tuple[float, Clock] | None:
         """``(seconds, clock)``: how long until the nearest clock runs out, and which; None if none is set."""
         left = self._left(self.clock())
         if not left:
             return None
-        name = min(left, key=lambda key: (left[key], TIMEOUT_KINDS.index(key)))
-        return max(left[name], 0.0), name
+        clock = min(left, key=lambda key: (left[key], TIMEOUT_KINDS.index(key)))
+        return max(left[clock], 0.0), clock
 
 
 class ActivityLog(ActivityClocks):

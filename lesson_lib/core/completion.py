@@ -12,9 +12,9 @@ proves:
   that more events followed (Gemini models that put ``STOP`` on every chunk) or when events arrived after
   the terminal: a stream cut between two events would then look the same, so such a stream keeps its
   outcome (``completed`` says what the service's signals said) but gets no ``final_text``;
-* no terminal signal is ``truncated``, and ``truncated_at`` names the innermost unit the body stopped in:
-  ``"character"``, ``"line"``, ``"event"``, or ``"completion"`` (every unit was whole; the service just
-  never said it was done);
+* no terminal signal is ``truncated``, and ``truncated_at`` names the innermost unit the body stopped in (a
+  :class:`Unit`): ``"character"``, ``"line"``, ``"event"``, or ``"completion"`` (every unit was whole; the
+  service just never said it was done);
 * what the stream contains never raises: invalid UTF-8 and malformed framing or JSON are ``decode_error``,
   a bound reached is ``limit_exceeded``, an in-band error is ``service_error``, an exception from the chunk
   source (a network error) is ``truncated`` with the error recorded, and ``cancel`` gives ``cancelled``.
@@ -25,6 +25,9 @@ streams above that keep ``completed``.
 
 ``stream_updates`` is the same pipeline as a generator, for live display; ``consume`` simply drains it.
 Either way the chunk source is closed exactly once, on every path (see :func:`stream_updates`).
+
+``StreamResult.describe()`` says all this in words, but this module has none: the words (and their language)
+come from the wording ``lesson_lib.i18n`` registers (:mod:`lesson_lib.core.wording`).
 """
 
 from __future__ import annotations
@@ -34,10 +37,9 @@ import enum
 import time
 from collections.abc import AsyncGenerator, AsyncIterable, Callable, Generator, Iterable
 from dataclasses import asdict, dataclass, field
-from typing import Any, Protocol
+from typing import Any, Unpack
 
-from ..i18n import catalogue, text
-from .activity import StreamTimeouts, check_timeouts
+from .activity import StreamTimeouts, check_timeouts, timeout_message
 from .contracts import (
     FinishReason,
     Heartbeat,
@@ -49,6 +51,7 @@ from .contracts import (
     Unknown,
     get_contract,
 )
+from .enums import ValueEnum
 from .errors import (
     BoundaryError,
     FramingError,
@@ -59,18 +62,22 @@ from .errors import (
 )
 from .lines import DEFAULT_MAX_LINE_CHARS
 from .ndjson import DEFAULT_MAX_ELEMENT_CHARS, JSONArrayParser, NDJSONParser
-from .options import check_int
+from .options import ActivityReporter as _Activity
+from .options import ConsumeOptions, check_int
 from .sse import DEFAULT_MAX_EVENT_CHARS, Comment, SSEParser
 from .values import VALUE_SIGNALS, ToolCall, ValueAssembler
+from .wording import wording
 
 __all__ = [
     "DEFAULT_LIMITS",
     "AStreamUpdates",
+    "ConsumeOptions",
     "Outcome",
     "StreamError",
     "StreamResult",
     "StreamStats",
     "StreamUpdates",
+    "Unit",
     "aconsume",
     "astream_updates",
     "check_options",
@@ -102,6 +109,16 @@ class Outcome(enum.StrEnum):
     TIMED_OUT = "timed_out"  # a clock ran out (idle_timeout, progress_timeout or deadline: error.kind)
 
 
+class Unit(ValueEnum):
+    """The unit a truncated stream stopped in (``StreamResult.truncated_at``), innermost first. A ``str``
+    enum that prints, formats and reprs as its value (:mod:`lesson_lib.core.enums`)."""
+
+    CHARACTER = "character"  # the decoder held the first bytes of a UTF-8 character
+    LINE = "line"  # a line had begun, its line feed never came
+    EVENT = "event"  # an event (SSE fields, a JSON array element) had begun, its end never came
+    COMPLETION = "completion"  # every unit was whole; the service never said it was done
+
+
 @dataclass(frozen=True)
 class StreamError:
     """What went wrong and where. Carries no answer text.
@@ -115,6 +132,9 @@ class StreamError:
     read, counting from the end of the read that carried the last progress signal, so its offset is the end
     of the read in which the bound was crossed (not exact).
     ``event_index`` is 0-based.
+
+    A ``timed_out`` stream's ``kind`` (and ``limit``) is the :class:`~lesson_lib.core.activity.Clock` that
+    ran out: ``"idle_timeout"``, ``"progress_timeout"`` or ``"deadline"``.
     """
 
     kind: str
@@ -196,7 +216,7 @@ class StreamResult:
     text: str
     final_text: str | None
     finish_reason: str | None
-    truncated_at: str | None
+    truncated_at: Unit | None
     error: StreamError | None
     stats: StreamStats
     contract: str = ""
@@ -217,190 +237,10 @@ class StreamResult:
         return self.outcome is Outcome.COMPLETED and self.end_verified
 
     def describe(self) -> str:
-        """One human paragraph about what happened and why, in the current language (see
-        :mod:`lesson_lib.i18n`); counts only, never the answer text."""
-        s, err = self.stats, self.error
-        name = (
-            text("completion.name.contract", contract=self.contract)
-            if self.contract
-            else text("completion.name.plain")
-        )
-        reason = (
-            text("completion.reason.given", reason=self.finish_reason)
-            if self.finish_reason is not None
-            else text("completion.reason.none")
-        )
-        where = _where(err)
-        if self.outcome is Outcome.COMPLETED and self.end_verified:
-            out = text("completion.completed", name=name, reason=reason)
-        elif self.outcome is Outcome.COMPLETED:
-            why = self._unverified_why()
-            out = text("completion.completed_unverified", name=name, reason=reason, why=why)
-        elif self.outcome is Outcome.INCOMPLETE:
-            if self.finish_reason is None:
-                out = text("completion.incomplete_no_reason", name=name)
-            else:
-                out = text("completion.incomplete", name=name, reason=reason)
-            if not self.end_verified:
-                out += text("completion.unverified_either", why=self._unverified_why())
-        elif self.outcome is Outcome.TRUNCATED:
-            cut = text(f"completion.cut.{self.truncated_at or 'completion'}")
-            if self.truncated_at == "event":
-                cut += text(f"completion.event_end.{_EVENT_END.get(self.contract, 'unknown')}")
-            if err is not None:
-                out = text(
-                    "completion.truncated_source",
-                    name=name,
-                    cut=cut,
-                    reason=reason,
-                    kind=err.kind,
-                    where=where,
-                )
-            else:
-                out = text("completion.truncated", name=name, cut=cut, reason=reason)
-        elif self.outcome is Outcome.SERVICE_ERROR:
-            kind = (
-                text("completion.service_error.type", type=err.error_type)
-                if err is not None and err.error_type
-                else ""
-            )
-            message = (
-                text("completion.service_error.message", message=repr(err.message))
-                if err is not None and err.message
-                else ""
-            )
-            out = text("completion.service_error", name=name, kind=kind, message=message, where=where)
-        elif self.outcome is Outcome.DECODE_ERROR:
-            out = text("completion.decode_error", name=name, kind=err.kind if err else "unknown", where=where)
-        elif self.outcome is Outcome.LIMIT_EXCEEDED:
-            if err is not None:
-                limit = f"{err.limit}={err.maximum}"
-                out = text("completion.limit_exceeded", name=name, limit=limit, where=where)
-            else:
-                out = text("completion.limit_exceeded_unknown", name=name, where=where)
-        elif self.outcome is Outcome.TIMED_OUT:
-            if err is not None:
-                out = text("completion.timed_out", name=name, message=_timeout_message(err), where=where)
-            else:
-                out = text("completion.timed_out_unknown", name=name, where=where)
-        else:
-            out = text("completion.cancelled", name=name)
-        if self.outcome is Outcome.TRUNCATED and self.contract == "mcp" and self.last_event_id:
-            out += text("completion.mcp_resume", last_event_id=self.last_event_id)
-        if err is not None and self.outcome in (Outcome.COMPLETED, Outcome.INCOMPLETE):
-            out += text("completion.source_after_end", kind=err.kind)
-        out += text(
-            "completion.stats",
-            bytes=_plural(s.bytes, "byte"),
-            reads=_plural(s.reads, "read"),
-            events=_plural(s.events, "event"),
-            deltas=_plural(s.deltas, "text_delta"),
-            heartbeats=_plural(s.heartbeats, "heartbeat"),
-            unknown=s.unknown_events,
-            characters=_plural(s.text_chars, "character"),
-        )
-        out += _values_sentence(self.tool_calls, self.reasoning_text)
-        if s.events_after_terminal or s.bytes_after_terminal:
-            out += text(
-                "completion.after_terminal",
-                events=_plural(s.events_after_terminal, "more_event"),
-                bytes=_plural(s.bytes_after_terminal, "more_byte"),
-            )
-        return out
-
-    def _unverified_why(self) -> str:
-        if self.stats.events_after_terminal:
-            return text(
-                "completion.why.events_after", events=_plural(self.stats.events_after_terminal, "more_event")
-            )
-        return text("completion.why.signal_repeated")
-
-
-def _values_sentence(calls: list[ToolCall], reasoning: str) -> str:
-    """Counts only: how many tool calls, how many closed, how many unparseable; reasoning length."""
-    if not calls and not reasoning:
-        return ""
-    part_calls = part_reasoning = ""
-    if calls:
-        closed = sum(call.complete for call in calls)
-        bad = sum(call.complete and call.error is not None for call in calls)
-        counts = {"calls": _plural(len(calls), "tool_call"), "closed": closed, "open": len(calls) - closed}
-        part_calls = (
-            text("completion.values.calls_bad", bad=bad, **counts)
-            if bad
-            else text("completion.values.calls", **counts)
-        )
-    if reasoning:
-        part_reasoning = text("completion.values.reasoning", characters=_plural(len(reasoning), "character"))
-    if part_calls and part_reasoning:
-        return text("completion.values.both", calls=part_calls, reasoning=part_reasoning)
-    return text("completion.values.one", part=part_calls or part_reasoning)
-
-
-def _plural(count: int, noun: str) -> str:
-    """``count`` and its noun in the current language (``"1 byte"``, ``"2 bytes"``, ``"2 字节"``)."""
-    return text(f"completion.count.{noun}.{'one' if count == 1 else 'other'}", n=count)
-
-
-#: How each framing's event would have ended (the key of ``completion.event_end.*``), by contract.
-_EVENT_END = {
-    "gemini-json-array": "json_array",
-    "ollama": "ndjson",
-    **{name: "sse" for name in ("openai-chat", "openai-responses", "anthropic-messages", "gemini")},
-}
-
-
-def _english(key: str, /, **fields: object) -> str:
-    """The English string ``key``, whatever the current language (for messages, which stay English)."""
-    return catalogue("en")[key].format(**fields)
-
-
-def _timeout_message(err: StreamError) -> str:
-    """A timed_out error's message in the current language: which clock ran out, its limit, what that
-    means, and the exception that ended the read if one did (``error.message`` is the same in English)."""
-    return text(
-        "completion.timeout_message",
-        clock=err.kind,
-        limit=f"{err.maximum:g}",
-        meaning=text(f"completion.clock.{err.kind}"),
-        cause=text("completion.timeout_cause", cause=err.cause) if err.cause else "",
-    )
-
-
-def _english_timeout_message(clock: str, limit: float, cause: str | None) -> str:
-    """:func:`_timeout_message` in English whatever the current language: ``error.message`` stays English,
-    as an exception's message does."""
-    return _english(
-        "completion.timeout_message",
-        clock=clock,
-        limit=f"{limit:g}",
-        meaning=_english(f"completion.clock.{clock}"),
-        cause=_english("completion.timeout_cause", cause=cause) if cause else "",
-    )
-
-
-def _where(err: StreamError | None) -> str:
-    if err is None:
-        return ""
-    parts = []
-    if err.offset is not None:
-        # Never an exact-looking offset that is only where the read ended.
-        parts.append(
-            text("completion.where.offset", offset=err.offset)
-            if err.offset_exact
-            else text("completion.where.read_end", offset=err.offset)
-        )
-    if err.event_index is not None:
-        parts.append(text("completion.where.event", index=err.event_index))
-    return "".join(parts)
-
-
-class _Activity(Protocol):
-    """What ``stream_updates`` reports to, e.g. :class:`lesson_lib.core.activity.ActivityClocks`."""
-
-    def on_bytes(self, n: int) -> None: ...
-    def on_event(self) -> None: ...
-    def on_progress(self) -> None: ...
+        """One human paragraph about what happened and why, in the current language; counts only, never the
+        answer text. The words are the registered wording's (:mod:`lesson_lib.core.wording`: the course's
+        catalogues, :mod:`lesson_lib.i18n`, in the package as shipped; plain ``name=value`` text without)."""
+        return wording().describe(self)
 
 
 _PROGRESS = (TextDelta, Stage, FinishReason, Terminal, *VALUE_SIGNALS)
@@ -461,7 +301,7 @@ class _Run:
         self.stats = StreamStats()
         self.parts: list[str] = []
         self.outcome: Outcome | None = None
-        self.truncated_at: str | None = None
+        self.truncated_at: Unit | None = None
         self.error: StreamError | None = None
         self.terminal: Terminal | None = None
         self.finish_reason: str | None = None
@@ -696,7 +536,7 @@ class _Run:
             self.outcome = Outcome.COMPLETED if self.terminal.complete else Outcome.INCOMPLETE
         else:
             self.outcome = Outcome.TRUNCATED
-            self.truncated_at = cut or "completion"
+            self.truncated_at = Unit(cut or Unit.COMPLETION)
         return out
 
     def cut_unit(self) -> str | None:
@@ -768,7 +608,7 @@ class _Run:
         cause_name = None if cause is None else type(cause).__name__
         self.error = StreamError(
             clock,
-            _english_timeout_message(clock, limit, cause_name),
+            timeout_message(clock, limit, cause_name),
             offset=self.stats.bytes,
             event_index=self.stats.events,
             limit=clock,
@@ -786,7 +626,7 @@ class _Run:
         else:
             self.outcome = outcome
             if outcome is Outcome.TRUNCATED:
-                self.truncated_at = cut or "completion"
+                self.truncated_at = Unit(cut or Unit.COMPLETION)
 
     # -- verdict -----------------------------------------------------------------------------------------
     def result(self) -> StreamResult:
@@ -892,7 +732,7 @@ def _timeouts(
     return StreamTimeouts(idle_timeout, progress_timeout, deadline, clock)
 
 
-def check_options(contract: str, **options: Any) -> None:
+def check_options(contract: str, **options: Unpack[ConsumeOptions]) -> None:
     """Raise exactly what :func:`stream_updates` would raise for these arguments, without a source.
 
     For callers that must refuse a bad argument before any I/O (:mod:`lesson_lib.net.http` checks the
@@ -901,8 +741,25 @@ def check_options(contract: str, **options: Any) -> None:
     _prepare(contract, **options)
 
 
-_OPTIONS_DOC = """
-    Options (keyword-only; each checked before anything is read):
+def stream_updates(
+    chunks: Iterable[bytes], contract: str, **options: Unpack[ConsumeOptions]
+) -> StreamUpdates:
+    """Run one stream through every layer, yielding live updates, then the :class:`StreamResult` last.
+
+    Updates are the contract's signals (:class:`TextDelta`, :class:`Stage`, :class:`Heartbeat`,
+    :class:`FinishReason`, :class:`Terminal`, :class:`ServiceError`, :class:`Unknown`) in stream order;
+    nothing is yielded for events after the terminal signal. The final item is always the result, yielded
+    after the source has been closed.
+
+    Cleanup guarantee: ``chunks.close()`` (if it exists) is called exactly once on every path: terminal
+    and end of body, service error, decode error, limit, source exception, ``cancel``, a timeout, and the
+    caller closing the updates early (``break`` then ``close()``, a ``with`` block, or garbage
+    collection), even before the first read.
+
+    Raises only for the caller's mistakes: an unknown contract name (``ValueError``) or a bad option.
+
+    Options (keyword-only, :class:`~lesson_lib.core.options.ConsumeOptions`; each checked before anything
+    is read, a bad one raising an error that names it):
 
     * ``cancel``: a callable or an object with ``is_set()`` (``threading.Event``, ``asyncio.Event``),
       checked before every read: set, the outcome is ``cancelled``;
@@ -926,23 +783,6 @@ _OPTIONS_DOC = """
       timeout from them); over async reads each read is also bounded by the nearest clock. ``clock``
       (default ``time.monotonic``) is what they are measured with;
     * ``request_id``: the JSON-RPC id of the request an ``"mcp"`` stream answers (that contract only).
-"""
-
-
-def stream_updates(chunks: Iterable[bytes], contract: str, **options: Any) -> StreamUpdates:
-    """Run one stream through every layer, yielding live updates, then the :class:`StreamResult` last.
-
-    Updates are the contract's signals (:class:`TextDelta`, :class:`Stage`, :class:`Heartbeat`,
-    :class:`FinishReason`, :class:`Terminal`, :class:`ServiceError`, :class:`Unknown`) in stream order;
-    nothing is yielded for events after the terminal signal. The final item is always the result, yielded
-    after the source has been closed.
-
-    Cleanup guarantee: ``chunks.close()`` (if it exists) is called exactly once on every path: terminal
-    and end of body, service error, decode error, limit, source exception, ``cancel``, a timeout, and the
-    caller closing the updates early (``break`` then ``close()``, a ``with`` block, or garbage
-    collection), even before the first read.
-
-    Raises only for the caller's mistakes: an unknown contract name (``ValueError``) or a bad option.
     """
     try:
         run, cancelled = _prepare(contract, **options)
@@ -951,8 +791,6 @@ def stream_updates(chunks: Iterable[bytes], contract: str, **options: Any) -> St
         raise
     return StreamUpdates(run, chunks, cancelled)
 
-
-stream_updates.__doc__ = (stream_updates.__doc__ or "") + _OPTIONS_DOC
 
 
 class _OwnedSource:
@@ -1033,9 +871,10 @@ class StreamUpdates:
         self.close()
 
 
-def consume(chunks: Iterable[bytes], contract: str, **options: Any) -> StreamResult:
+def consume(chunks: Iterable[bytes], contract: str, **options: Unpack[ConsumeOptions]) -> StreamResult:
     """Read the whole stream and return its :class:`StreamResult`. Never raises for what the stream
-    contains; closes the source exactly once. ``options`` are those of :func:`stream_updates`."""
+    contains; closes the source exactly once. ``options`` are those of :func:`stream_updates`
+    (:class:`~lesson_lib.core.options.ConsumeOptions`)."""
     result: StreamResult | None = None
     for update in stream_updates(chunks, contract, **options):
         if isinstance(update, StreamResult):
@@ -1168,7 +1007,9 @@ def _check_async_source(chunks: object) -> None:
         )
 
 
-def astream_updates(chunks: AsyncIterable[bytes], contract: str, **options: Any) -> AStreamUpdates:
+def astream_updates(
+    chunks: AsyncIterable[bytes], contract: str, **options: Unpack[ConsumeOptions]
+) -> AStreamUpdates:
     """:func:`stream_updates` over async reads: the same signals in the same order, the result last.
 
     The same :class:`_Run` is fed, so the signals and the result are those of :func:`stream_updates`
@@ -1181,20 +1022,21 @@ def astream_updates(chunks: AsyncIterable[bytes], contract: str, **options: Any)
 
     Arguments are checked here, at the call, before anything is read: a bad one raises and the source
     is left untouched (nothing can be awaited in this plain function; :func:`aconsume` closes it).
+    ``options`` are those of :func:`stream_updates` (:class:`~lesson_lib.core.options.ConsumeOptions`).
     """
     _check_async_source(chunks)
     run, cancelled = _prepare(contract, **options)
     return AStreamUpdates(run, chunks, cancelled)
 
 
-astream_updates.__doc__ = (astream_updates.__doc__ or "") + _OPTIONS_DOC
 
-
-async def aconsume(chunks: AsyncIterable[bytes], contract: str, **options: Any) -> StreamResult:
+async def aconsume(
+    chunks: AsyncIterable[bytes], contract: str, **options: Unpack[ConsumeOptions]
+) -> StreamResult:
     """Read the whole async stream and return its :class:`StreamResult`: the result :func:`consume`
     gives for the same bytes. Never raises for what the stream contains; closes the source exactly once
     (also on a bad argument, then raises, and on cancellation, then re-raises ``CancelledError``).
-    ``options`` are those of :func:`stream_updates`."""
+    ``options`` are those of :func:`stream_updates` (:class:`~lesson_lib.core.options.ConsumeOptions`)."""
     try:
         updates = astream_updates(chunks, contract, **options)
     except BaseException:

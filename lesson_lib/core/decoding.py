@@ -13,6 +13,7 @@ import re
 from codecs import utf_8_decode
 from collections.abc import Iterable
 
+from .enums import ValueEnum
 from .errors import ParserStateError, StreamDecodeError, TruncatedCharacterError
 
 #: The error modes a decoder accepts. ``surrogateescape`` keeps each invalid byte as a lone surrogate
@@ -208,12 +209,21 @@ def char_spans(data: bytes) -> list[tuple[int, int]]:
     return spans
 
 
-def byte_role(byte: int) -> str:
+class ByteRole(ValueEnum):
+    """What one byte is in UTF-8 on its own (:func:`byte_role`); a ``str`` enum that prints as its value."""
+
+    ASCII = "ascii"  # a whole character: U+0000 to U+007F
+    LEAD = "lead"  # starts a character of 2 to 4 bytes
+    CONTINUATION = "continuation"  # the 2nd to 4th byte of a character
+    INVALID = "invalid"  # never in UTF-8 (C0, C1, F5 to FF)
+
+
+def byte_role(byte: int) -> ByteRole:
     """What one byte is in UTF-8 on its own: ``ascii``, ``lead``, ``continuation`` or ``invalid``."""
     if byte < 0x80:
-        return "ascii"
+        return ByteRole.ASCII
     if byte < 0xC0:
-        return "continuation"
+        return ByteRole.CONTINUATION
     if 0xC2 <= byte <= 0xF4:
-        return "lead"
-    return "invalid"
+        return ByteRole.LEAD
+    return ByteRole.INVALID

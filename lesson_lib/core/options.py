@@ -1,4 +1,11 @@
-"""Numeric options: the one place where every number a caller passes to lesson_lib is checked.
+"""Options: the keyword options of a stream (:class:`ConsumeOptions`), and the one place where every number
+a caller passes to lesson_lib is checked.
+
+:class:`ConsumeOptions` is the ``TypedDict`` of the options :func:`~lesson_lib.core.completion.consume`,
+:func:`~lesson_lib.core.completion.stream_updates` and their async twins take (``**options:
+Unpack[ConsumeOptions]``), so an editor and a type checker know each name and type. It only types them: the
+functions still check every value when called, before any I/O (an unknown name is a ``TypeError``, a bad
+value an :class:`OptionError`, each naming the option), since a caller need not run a type checker.
 
 Every limit, count, offset, delay and timeout in the library goes through :func:`check_int` or
 :func:`check_number`, before any state is built and before any I/O. A rejected value raises
@@ -20,8 +27,57 @@ same mistake (a bad option), and code written against either exception keeps wor
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Literal, Protocol, TypedDict
 
-__all__ = ["OptionError", "check_int", "check_number", "stream_buffer_bound"]
+__all__ = [
+    "ActivityReporter",
+    "CancelFlag",
+    "ConsumeOptions",
+    "OptionError",
+    "check_int",
+    "check_number",
+    "stream_buffer_bound",
+]
+
+
+class CancelFlag(Protocol):
+    """What ``cancel=`` may be besides a callable: an object with ``is_set()`` (``threading.Event``,
+    ``asyncio.Event``)."""
+
+    def is_set(self) -> bool: ...
+
+
+class ActivityReporter(Protocol):
+    """What ``activity=`` is told (e.g. :class:`lesson_lib.core.activity.ActivityLog`): ``on_bytes(n)`` per
+    read, ``on_event()`` per event or comment, ``on_progress()`` per text delta, stage, finish reason or
+    terminal."""
+
+    def on_bytes(self, n: int) -> None: ...
+    def on_event(self) -> None: ...
+    def on_progress(self) -> None: ...
+
+
+class ConsumeOptions(TypedDict, total=False):
+    """The keyword options of :func:`~lesson_lib.core.completion.stream_updates` and the functions that take
+    its options (``consume``, ``astream_updates``, ``aconsume``, ``check_options``, and the network layer's
+    that pass them on). Every key is optional; what each means, its default and its range are written in
+    :func:`~lesson_lib.core.completion.stream_updates`'s docstring."""
+
+    cancel: Callable[[], bool] | CancelFlag | None
+    activity: ActivityReporter | None
+    errors: Literal["strict", "replace"]
+    max_line_chars: int | None
+    max_event_chars: int | None
+    max_element_chars: int | None
+    max_events: int | None
+    max_bytes_without_progress: int | None
+    max_tool_arguments_chars: int | None
+    idle_timeout: float | None
+    progress_timeout: float | None
+    deadline: float | None
+    clock: Callable[[], float]
+    request_id: str | int | None
 
 
 class OptionError(ValueError, TypeError):

@@ -23,7 +23,8 @@ Guarantees (:class:`ValueAssembler`):
 * a fragment for a call that is already closed, or that never started, raises
   :class:`~lesson_lib.core.errors.FramingError`: a closed call's text never grows;
 * :func:`provisional` gives a best-effort parse for display while a call streams (``jiter``'s partial
-  mode); it is marked provisional and is never stored in a :class:`ToolCall`.
+  mode); it is marked provisional and is never stored in a :class:`ToolCall`; its ``repr`` says so in the
+  current language (the registered wording: :mod:`lesson_lib.core.wording`).
 """
 
 from __future__ import annotations
@@ -32,9 +33,9 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from ..i18n import text as _t
 from .contracts import ReasoningDelta, ToolCallDelta, ToolCallEnd, ToolCallStart, ToolCallWhole
 from .errors import FramingError, LimitExceededError
+from .wording import wording
 
 __all__ = [
     "VALUE_SIGNALS",
@@ -100,19 +101,15 @@ class Provisional:
 
     ``value`` is what a partial-JSON parser makes of the text so far (``None`` when nothing parses yet);
     an unfinished string is shown as far as it goes, an unfinished number, literal or key is left out.
-    It can differ from the final value (``1`` may become ``12``), which is why it is never a result.
+    It can differ from the final value (``1`` may become ``12``), which is why it is never a result, and
+    why its ``repr`` says "provisional" in the current language (:mod:`lesson_lib.core.wording`).
     """
 
     value: object | None
     text_chars: int
 
     def __repr__(self) -> str:
-        shown = (
-            json.dumps(self.value, ensure_ascii=False)
-            if self.value is not None
-            else _t("values.provisional.nothing")
-        )
-        return _t("values.provisional.repr", chars=self.text_chars, shown=shown)
+        return wording().provisional(self)
 
 
 def provisional(text: str) -> Provisional:

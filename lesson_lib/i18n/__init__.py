@@ -12,6 +12,11 @@ same keys with the same fields, and that every key the code asks for exists.
 
 Guarantees: :func:`text` never falls back to another language and never returns a template unfilled; a
 missing key or field raises ``KeyError`` naming it.
+
+Importing this package registers :class:`~lesson_lib.i18n.wording.CatalogueWording` as the core's wording
+(:mod:`lesson_lib.core.wording`): the core imports no catalogue, it asks the registered wording for the words
+of ``describe()``, an idle verdict and a provisional guess, which then come from the current language here.
+``lesson_lib/__init__.py`` imports this package, so the wording is registered before any result exists.
 """
 
 from __future__ import annotations
@@ -67,3 +72,10 @@ def text(key: str, /, **fields: object) -> str:
         return template.format(**fields) if fields or "{" in template else template
     except KeyError as exc:
         raise KeyError(f"string {key!r} ({_language}) needs the field {exc.args[0]!r}") from None
+
+
+# Last, once ``text`` exists: the wording module imports it.
+from ..core.wording import use_wording  # noqa: E402
+from .wording import CatalogueWording  # noqa: E402
+
+use_wording(CatalogueWording())

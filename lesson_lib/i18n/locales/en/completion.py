@@ -1,5 +1,11 @@
-"""English strings of a stream's verdict in words (lesson_lib.core.completion: StreamResult.describe(), and
-the message of a timed_out error, which stays English in every language as exceptions' messages do)."""
+"""English strings of a stream's verdict in words (StreamResult.describe(): lesson_lib.i18n.wording).
+
+The timed_out sentence's clock strings are the core's own English (lesson_lib.core.activity), the words of a
+timed_out error's message, which stays English in every language as exceptions' messages do: described in
+English, the clock reads exactly as ``error.message``.
+"""
+
+from lesson_lib.core.activity import CLOCK_MEANINGS, TIMEOUT_CAUSE, TIMEOUT_MESSAGE, Clock
 
 STRINGS = {
     "completion.count.byte.one": "{n} byte",
@@ -83,13 +89,9 @@ STRINGS = {
     "completion.timed_out_unknown": (
         "{name} timed out: a clock ran out{where}; the connection was closed and the text is provisional."
     ),
-    "completion.timeout_message": "{clock}={limit} s ran out: {meaning}{cause}",
-    "completion.timeout_cause": " (the read was ended by {cause})",
-    "completion.clock.idle_timeout": "no byte arrived for that long",
-    "completion.clock.progress_timeout": (
-        "no text or business stage arrived for that long (bytes and heartbeats do not count)"
-    ),
-    "completion.clock.deadline": "the whole answer took longer than that",
+    "completion.timeout_message": TIMEOUT_MESSAGE,  # "{clock}={limit} s ran out: {meaning}{cause}"
+    "completion.timeout_cause": TIMEOUT_CAUSE,  # " (the read was ended by {cause})"
+    **{f"completion.clock.{clock}": CLOCK_MEANINGS[clock] for clock in Clock},
     "completion.cancelled": "{name} was cancelled by the caller between reads; the text is provisional.",
     "completion.mcp_resume": (
         " MCP (its 2025-11-25 revision) lets a server close a stream early: the client resumes with GET and "
