@@ -40,8 +40,9 @@ from .core.errors import (
 from .core.lines import LineSplitter
 from .core.ndjson import JSONArrayParser, NDJSONParser, parse_json_array, parse_ndjson
 from .core.sse import Comment, Event, ReferenceSSEParser, SSEParser, parse_sse
-from .core.values import ToolCall, provisional
+from .core.values import ToolCall
 from .i18n import get_language, set_language
+from .teach.provisional import provisional
 
 __all__ = [
     "ActivityLog",

@@ -14,9 +14,8 @@ from matplotlib.figure import Figure
 from matplotlib.text import Text
 
 import lesson_lib
-from lesson_lib import Outcome, captures, consume
+from lesson_lib import Outcome, captures, consume, provisional
 from lesson_lib.core.activity import ActivityLog, IdleVerdict
-from lesson_lib.core.values import provisional
 from lesson_lib.teach import viz
 from lesson_lib.teach.viz import glyphs
 from lesson_lib.teach.viz.outcome_map import legend_text

@@ -21,7 +21,7 @@ LINT_IMPORTS = Path(sys.executable).parent / "lint-imports"
 CONFIG = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
 CONTRACTS = {c["id"]: c for c in CONFIG["contracts"]}
 LAYERS = ["exercises", "teach", "net", "captures", "i18n", "core"]
-FORBIDDEN_IN_CORE = {"httpx", "starlette", "uvicorn", "ipywidgets", "matplotlib", "IPython", "anyio"}
+FORBIDDEN_IN_CORE = {"httpx", "starlette", "uvicorn", "ipywidgets", "matplotlib", "IPython", "anyio", "jiter"}
 
 
 def lint_imports(root: Path) -> subprocess.CompletedProcess[str]:
@@ -70,3 +70,26 @@ def test_a_core_module_that_imports_upwards_or_httpx_breaks_both_contracts(tmp_p
         assert f"{contract['name']} BROKEN" in report, report
     assert "lesson_lib.core.errors -> lesson_lib.net.http" in report, report
     assert "lesson_lib.core.errors -> httpx" in report, report
+
+
+def test_the_core_imports_the_standard_library_and_itself_only() -> None:
+    """Stronger than the forbidden list: every import in lesson_lib/core names a standard module or core."""
+    import ast
+    import sys
+
+    outside = []
+    for path in sorted((ROOT / "lesson_lib" / "core").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            elif isinstance(node, ast.ImportFrom) and node.level > 1:
+                names = [f"lesson_lib.{node.module or ''}"]  # `..x` leaves the core
+            else:
+                continue
+            for name in names:
+                top = name.split(".")[0]
+                if top not in sys.stdlib_module_names and not name.startswith("lesson_lib.core"):
+                    outside.append(f"{path.name}: {name}")
+    assert outside == []

@@ -43,7 +43,6 @@ __all__ = [
     "ToolCall",
     "ValueAssembler",
     "parse_arguments",
-    "provisional",
 ]
 
 #: The signals this module assembles (``consume`` hands exactly these to a :class:`ValueAssembler`).
@@ -110,23 +109,6 @@ class Provisional:
 
     def __repr__(self) -> str:
         return wording().provisional(self)
-
-
-def provisional(text: str) -> Provisional:
-    """The best parse of an unfinished arguments ``text``, marked provisional (see :class:`Provisional`).
-
-    Uses ``jiter.from_json(..., partial_mode="trailing-strings")`` (the partial-JSON parser that ships
-    with the openai SDK). Text that is not even the start of JSON gives ``value=None``.
-    """
-    import jiter  # imported here: only display needs it
-
-    if not text.strip():
-        return Provisional(None, len(text))
-    try:
-        value = jiter.from_json(text.encode("utf-8", "surrogatepass"), partial_mode="trailing-strings")
-    except ValueError:
-        value = None
-    return Provisional(value, len(text))
 
 
 class _Open:

@@ -1181,7 +1181,7 @@ class ValueExplorer(_Explorer):
     For each cut-off the body is consumed up to there (:func:`lesson_lib.core.completion.consume`) and the
     chosen call is shown as the stream left it: its ``arguments_text``, whether the service has closed it
     (``complete``), its ``arguments`` (only once closed and parsed), and the provisional parse
-    (:func:`lesson_lib.core.values.provisional`, display only). Beside it, what a naive client gets from
+    (:func:`lesson_lib.provisional`, display only). Beside it, what a naive client gets from
     ``json.loads`` on each fragment alone, and the reasoning beside the answer text. The picture
     (:func:`lesson_lib.teach.viz.draw_value_timeline`) puts every call, fragment and close on the byte axis.
     Attributes: :attr:`capture`, :attr:`cutoff` (settable), :attr:`call` (settable), :attr:`result`.
@@ -1280,7 +1280,7 @@ class ValueExplorer(_Explorer):
 
     def _update(self) -> None:
         from ..core.completion import consume
-        from ..core.values import provisional
+        from .provisional import provisional
 
         self.result = consume([self.body[: self.cutoff]] if self.cutoff else [], self.contract)
         calls = [t for t in self.tracks if t.kind == "call"]
