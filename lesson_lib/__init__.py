@@ -10,7 +10,7 @@ The SSE parser comes twice, with one behaviour: :class:`ReferenceSSEParser` (:mo
 spec's algorithm written to be read, and :class:`SSEParser` (:mod:`.core.sse_fast`), the one to use.
 """
 
-from .core.activity import ActivityLog, Watchdog
+from .core.activity import ActivityLog, Clock, IdleLimit, Watchdog
 from .core.chunking import (
     fixed_size_chunks,
     one_byte_chunks,
@@ -19,7 +19,7 @@ from .core.chunking import (
     split_at,
     two_piece_splits,
 )
-from .core.completion import Outcome, StreamResult, aconsume, astream_updates, consume, stream_updates
+from .core.completion import Outcome, StreamResult, Unit, aconsume, astream_updates, consume, stream_updates
 from .core.contracts import TextDelta
 from .core.decoding import (
     IncrementalUTF8Decoder,
@@ -39,6 +39,7 @@ from .core.errors import (
 )
 from .core.lines import LineSplitter
 from .core.ndjson import JSONArrayParser, NDJSONParser, parse_json_array, parse_ndjson
+from .core.options import ConsumeOptions
 from .core.sse import Comment, Event, ReferenceSSEParser, SSEParser, parse_sse
 from .core.values import ToolCall
 from .i18n import get_language, set_language
@@ -47,9 +48,13 @@ from .teach.provisional import provisional
 __all__ = [
     "ActivityLog",
     "BoundaryError",
+    "ByteRole",
+    "Clock",
     "Comment",
+    "ConsumeOptions",
     "Event",
     "FramingError",
+    "IdleLimit",
     "IncompleteStreamError",
     "IncrementalUTF8Decoder",
     "JSONArrayParser",
@@ -65,6 +70,7 @@ __all__ = [
     "TextDelta",
     "ToolCall",
     "TruncatedCharacterError",
+    "Unit",
     "Watchdog",
     "aconsume",
     "astream_updates",
