@@ -66,6 +66,7 @@ print(json.dumps({
     "captures": {name: len(load(name).body) for name in names()},
     "modules": sorted(p.relative_to(package).as_posix() for p in package.rglob("*.py")),
     "relay_static": sorted(p.name for p in (package / "net" / "relay_static").iterdir()),
+    "typed": (package / "py.typed").is_file(),
 }))
 """
 
@@ -169,6 +170,7 @@ def test_every_module_capture_and_static_file_is_in_the_wheel(probe: dict) -> No
     assert any(m.startswith("i18n/locales/zh_CN/") for m in probe["modules"])
     assert probe["captures"] == {name: len(load(name).body) for name in names()}
     assert probe["relay_static"] == sorted(p.name for p in (package / "net" / "relay_static").iterdir())
+    assert probe["typed"]  # PEP 561: a user's type checker reads the package's hints
 
 
 def test_the_pinned_lock_satisfies_every_declared_range() -> None:
