@@ -22,6 +22,7 @@ from .core.chunking import (
 from .core.completion import Outcome, StreamResult, Unit, aconsume, astream_updates, consume, stream_updates
 from .core.contracts import TextDelta
 from .core.decoding import (
+    ByteRole,
     IncrementalUTF8Decoder,
     byte_role,
     decode_each_chunk,

@@ -97,3 +97,21 @@ def test_notebooks_import_only_public_packages() -> None:
                         if a.name.startswith("lesson_lib") and a.name not in PUBLIC
                     ]
     assert private == []
+
+
+def test_the_public_api_the_design_lists_exists() -> None:
+    """Each backticked name in a bullet of docs/design.md's "The public API" is an attribute of that bullet's
+    packages (prose words such as TypedDict are not code names of the package and are listed apart)."""
+    prose = {"TypedDict", "Unpack"}
+    text = (ROOT / "docs" / "design.md").read_text(encoding="utf-8")
+    section = text[text.index("## The public API") : text.index("### Beyond the notebooks")]
+    section = section.split("\n\n")[2]  # the bullets, not the paragraphs around them
+    missing, bullets = [], re.split(r"\n- ", "\n" + section)[1:]
+    for item in bullets:
+        packages = [importlib.import_module(m) for m in re.findall(r"`(lesson_lib[\w.]*)`", item)]
+        for name in re.findall(r"`(\w+)`", item):
+            if name.startswith("lesson_lib") or name in prose:
+                continue
+            if not any(hasattr(package, name) for package in packages):
+                missing.append(name)
+    assert len(bullets) >= 5 and missing == []
