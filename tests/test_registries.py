@@ -24,7 +24,6 @@ import pytest
 from hypothesis import given, settings
 
 from lesson_lib import Outcome, consume
-from lesson_lib.core import framing as framing_module
 from lesson_lib.core.contracts import (
     CONTRACTS,
     NEEDS_REQUEST_ID,
@@ -34,7 +33,14 @@ from lesson_lib.core.contracts import (
     register,
 )
 from lesson_lib.core.errors import BoundaryError
-from lesson_lib.core.framing import FRAMINGS, Framing, SSEFraming, framing, register_framing
+from lesson_lib.core.framing import (
+    FRAMINGS,
+    Framing,
+    SSEFraming,
+    framing,
+    register_framing,
+    unregister_framing,
+)
 from lesson_lib.core.sse import Event, SSEParser
 from lesson_lib.net.relay_variants import OUTCOME_EVENT, Plan, relay_bytes
 
@@ -169,9 +175,8 @@ class LenientEndSSEParser(SSEParser):
 class LenientEndSSE(SSEFraming):
     name = "test-sse-lenient-end"
 
-    def new_parser(self, **options: Any) -> LenientEndSSEParser:  # type: ignore[override]
-        options.pop("max_element_chars", None)
-        return LenientEndSSEParser(comments=True, **options)
+    def _parser(self, errors: str, line: int | None, event: int | None, element: int | None) -> Any:
+        return LenientEndSSEParser(errors=errors, max_line_chars=line, max_event_chars=event, comments=True)
 
 
 class LenientChat(OpenAIChat):
@@ -190,7 +195,7 @@ def lenient_service() -> Iterator[str]:
         finally:
             del CONTRACTS[LenientChat.name]
     finally:
-        del framing_module._FRAMINGS[LenientEndSSE.name]
+        unregister_framing(LenientEndSSE.name)
 
 
 def _data(payload: object) -> bytes:
@@ -229,4 +234,8 @@ def test_what_close_completed_before_raising_reaches_the_relays_client(chunks):
 def test_the_registries_are_as_they_were_after_a_scoped_service():
     with lenient_service() as contract:
         assert contract in CONTRACTS and LenientEndSSE.name in FRAMINGS
+        with pytest.raises(ValueError, match="named by the contracts test-lenient-chat"):
+            unregister_framing(LenientEndSSE.name)
     assert contract not in CONTRACTS and LenientEndSSE.name not in FRAMINGS
+    with pytest.raises(ValueError, match="unknown framing"):
+        unregister_framing(LenientEndSSE.name)

@@ -40,6 +40,7 @@ __all__ = [
     "SSEFraming",
     "framing",
     "register_framing",
+    "unregister_framing",
 ]
 
 
@@ -75,7 +76,6 @@ class Framing(ABC, Generic[P]):
     #: Its units are SSE events (a type, data, an ID); otherwise they are JSON values.
     units_are_events: ClassVar[bool] = False
 
-    @abstractmethod
     def new_parser(
         self,
         *,
@@ -86,6 +86,11 @@ class Framing(ABC, Generic[P]):
     ) -> P:
         """A fresh parser for one stream; each framing uses the limits that bound its buffers and ignores
         the others (all are checked by the parser or by ``consume``). ``ValueError`` names a bad one."""
+        return self._parser(errors, max_line_chars, max_event_chars, max_element_chars)
+
+    @abstractmethod
+    def _parser(self, errors: str, line: int | None, event: int | None, element: int | None) -> P:
+        """The parser, with ``errors`` and the limits on one line, one event's data, one element."""
 
     def cut_unit(self, parser: P) -> str | None:
         """The innermost unit the body is inside right now (``"character"``, ``"line"``, ``"event"``), or
@@ -138,17 +143,8 @@ class SSEFraming(Framing[SSEParser]):
     unit_end = "sse"
     units_are_events = True
 
-    def new_parser(
-        self,
-        *,
-        errors: str = "strict",
-        max_line_chars: int | None = DEFAULT_MAX_LINE_CHARS,
-        max_event_chars: int | None = DEFAULT_MAX_EVENT_CHARS,
-        max_element_chars: int | None = DEFAULT_MAX_ELEMENT_CHARS,
-    ) -> SSEParser:
-        return SSEParser(
-            errors=errors, max_line_chars=max_line_chars, max_event_chars=max_event_chars, comments=True
-        )
+    def _parser(self, errors: str, line: int | None, event: int | None, element: int | None) -> SSEParser:
+        return SSEParser(errors=errors, max_line_chars=line, max_event_chars=event, comments=True)
 
     def _in_line(self, parser: SSEParser) -> bool:
         return bool(parser.pending_line)
@@ -174,15 +170,8 @@ class NDJSONFraming(Framing[NDJSONParser]):
     name = "ndjson"
     unit_end = "ndjson"
 
-    def new_parser(
-        self,
-        *,
-        errors: str = "strict",
-        max_line_chars: int | None = DEFAULT_MAX_LINE_CHARS,
-        max_event_chars: int | None = DEFAULT_MAX_EVENT_CHARS,
-        max_element_chars: int | None = DEFAULT_MAX_ELEMENT_CHARS,
-    ) -> NDJSONParser:
-        return NDJSONParser(errors=errors, max_line_chars=max_line_chars)
+    def _parser(self, errors: str, line: int | None, event: int | None, element: int | None) -> NDJSONParser:
+        return NDJSONParser(errors=errors, max_line_chars=line)
 
     def _in_line(self, parser: NDJSONParser) -> bool:
         return bool(parser.pending_line.strip())
@@ -198,15 +187,10 @@ class JSONArrayFraming(Framing[JSONArrayParser]):
     name = "json-array"
     unit_end = "json_array"
 
-    def new_parser(
-        self,
-        *,
-        errors: str = "strict",
-        max_line_chars: int | None = DEFAULT_MAX_LINE_CHARS,
-        max_event_chars: int | None = DEFAULT_MAX_EVENT_CHARS,
-        max_element_chars: int | None = DEFAULT_MAX_ELEMENT_CHARS,
+    def _parser(
+        self, errors: str, line: int | None, event: int | None, element: int | None
     ) -> JSONArrayParser:
-        return JSONArrayParser(errors=errors, max_element_chars=max_element_chars)
+        return JSONArrayParser(errors=errors, max_element_chars=element)
 
     def _in_event(self, parser: JSONArrayParser) -> bool:
         return parser.in_element
@@ -232,6 +216,18 @@ def register_framing(new: Framing[Any]) -> Framing[Any]:
         raise ValueError(f"a framing named {new.name!r} is already registered")
     _FRAMINGS[new.name] = new
     return new
+
+
+def unregister_framing(name: str) -> None:
+    """Remove the framing registered as ``name`` (one registered for a while, by a test); ``ValueError``
+    if there is none, and if a registered contract still names it (:mod:`lesson_lib.core.contracts`)."""
+    framing(name)
+    from .contracts import CONTRACTS  # (the contracts import this module: only here, at the call)
+
+    users = sorted(contract for contract, cls in CONTRACTS.items() if cls.framing == name)
+    if users:
+        raise ValueError(f"the {name} framing is named by the contracts {', '.join(users)}")
+    del _FRAMINGS[name]
 
 
 def framing(name: str) -> Framing[Any]:
