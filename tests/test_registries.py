@@ -239,3 +239,14 @@ def test_the_registries_are_as_they_were_after_a_scoped_service():
     assert contract not in CONTRACTS and LenientEndSSE.name not in FRAMINGS
     with pytest.raises(ValueError, match="unknown framing"):
         unregister_framing(LenientEndSSE.name)
+
+
+def test_describe_offers_the_event_id_resume_only_for_a_contract_resumable_by_it():
+    # MCP: a priming event (an id, empty data), then the stream stops before the response.
+    cut = consume([b"id: ev-7\ndata:\n\n"], "mcp", request_id=1)
+    assert cut.outcome is Outcome.TRUNCATED and cut.last_event_id == "ev-7"
+    assert "Last-Event-ID: ev-7." in cut.describe()
+    # The same cut on a contract that is not resumable by event ID: no such hint.
+    chat = consume([b"id: ev-7\ndata: {}\n\n"], "openai-chat")
+    assert chat.outcome is Outcome.TRUNCATED and chat.last_event_id == "ev-7"
+    assert "Last-Event-ID" not in chat.describe()
