@@ -250,3 +250,20 @@ def test_describe_offers_the_event_id_resume_only_for_a_contract_resumable_by_it
     chat = consume([b"id: ev-7\ndata: {}\n\n"], "openai-chat")
     assert chat.outcome is Outcome.TRUNCATED and chat.last_event_id == "ev-7"
     assert "Last-Event-ID" not in chat.describe()
+
+
+def test_classify_cut_asks_the_named_framing_and_refuses_an_unknown_name():
+    from lesson_lib.exercises.checkers_core import classify_cut
+
+    body = b"data: a\n\ndata: b\n\n"
+    kinds = [classify_cut(body, cut, "sse") for cut in (3, 8, 9, 17)]
+    assert kinds == ["line", "in-event", "between-events", "in-event"]
+    assert classify_cut(body, 9, "lines") == "line-boundary"
+    with pytest.raises(ValueError, match="unknown framing 'xml'"):
+        classify_cut(body, 9, "xml")
+
+
+def test_mcp_drop_terminal_judges_with_the_streams_own_request_id():
+    body = b'id: 1\ndata: {"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"hi"}]}}\n\n'
+    writes = relay_bytes("drop-terminal", [body], Plan("mcp", consume_options={"request_id": 7}))
+    assert writes == []  # the response to request 7 is the terminal: dropped (and no outcome follows)
