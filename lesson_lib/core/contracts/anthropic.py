@@ -1,8 +1,4 @@
-"""Anthropic Messages (``anthropic-messages``): typed SSE events, ``message_stop``.
-
-This module registers its contract (:func:`~lesson_lib.core.contracts.registry.register`) when imported;
-:mod:`lesson_lib.core.contracts` imports every module of the package.
-"""
+"""Anthropic Messages (``anthropic-messages``): typed SSE events, ``message_stop``."""
 
 from __future__ import annotations
 

@@ -1,8 +1,4 @@
-"""Gemini ``streamGenerateContent``: over SSE (``gemini``) and as one JSON array (``gemini-json-array``).
-
-This module registers its contracts (:func:`~lesson_lib.core.contracts.registry.register`) when imported;
-:mod:`lesson_lib.core.contracts` imports every module of the package.
-"""
+"""Gemini ``streamGenerateContent``: over SSE (``gemini``) and as one JSON array (``gemini-json-array``)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,4 @@
-"""MCP Streamable HTTP (``mcp``): JSON-RPC messages over SSE, answering one request.
-
-This module registers its contract (:func:`~lesson_lib.core.contracts.registry.register`) when imported;
-:mod:`lesson_lib.core.contracts` imports every module of the package.
-"""
+"""MCP Streamable HTTP (``mcp``): JSON-RPC messages over SSE, answering one request."""
 
 from __future__ import annotations
 

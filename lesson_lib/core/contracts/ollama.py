@@ -1,8 +1,4 @@
-"""Ollama (``ollama``): NDJSON objects, the last with ``"done": true``.
-
-This module registers its contract (:func:`~lesson_lib.core.contracts.registry.register`) when imported;
-:mod:`lesson_lib.core.contracts` imports every module of the package.
-"""
+"""Ollama (``ollama``): NDJSON objects, the last with ``"done": true``."""
 
 from __future__ import annotations
 

@@ -1,8 +1,4 @@
-"""OpenAI Chat Completions (``openai-chat``): SSE chunks, then ``data: [DONE]``.
-
-This module registers its contract (:func:`~lesson_lib.core.contracts.registry.register`) when imported;
-:mod:`lesson_lib.core.contracts` imports every module of the package.
-"""
+"""OpenAI Chat Completions (``openai-chat``): SSE chunks, then ``data: [DONE]``."""
 
 from __future__ import annotations
 

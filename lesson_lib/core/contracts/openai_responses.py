@@ -1,8 +1,4 @@
-"""OpenAI Responses (``openai-responses``): typed SSE events, ``response.completed``.
-
-This module registers its contract (:func:`~lesson_lib.core.contracts.registry.register`) when imported;
-:mod:`lesson_lib.core.contracts` imports every module of the package.
-"""
+"""OpenAI Responses (``openai-responses``): typed SSE events, ``response.completed``."""
 
 from __future__ import annotations
 
