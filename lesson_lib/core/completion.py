@@ -41,6 +41,7 @@ from typing import Any, Unpack
 
 from .activity import StreamTimeouts, check_timeouts, timeout_message
 from .contracts import (
+    Contract,
     FinishReason,
     Heartbeat,
     ServiceError,
@@ -60,11 +61,12 @@ from .errors import (
     StreamDecodeError,
     TruncatedCharacterError,
 )
+from .framing import DispatchMarks, Framing, FramingParser, framing
 from .lines import DEFAULT_MAX_LINE_CHARS
-from .ndjson import DEFAULT_MAX_ELEMENT_CHARS, JSONArrayParser, NDJSONParser
+from .ndjson import DEFAULT_MAX_ELEMENT_CHARS
 from .options import ActivityReporter as _Activity
 from .options import ConsumeOptions, check_int
-from .sse import DEFAULT_MAX_EVENT_CHARS, Comment, SSEParser
+from .sse import DEFAULT_MAX_EVENT_CHARS, Comment
 from .values import VALUE_SIGNALS, ToolCall, ValueAssembler
 from .wording import wording
 
@@ -282,22 +284,19 @@ class _Run:
         timeouts: StreamTimeouts | None = None,
         request_id: str | int | None = None,
     ) -> None:
-        self.contract = get_contract(contract, request_id=request_id)
-        self.framing = self.contract.framing
+        self.contract: Contract = get_contract(contract, request_id=request_id)
+        self.framing: Framing[Any] = framing(self.contract.framing)
         self.limits = limits
         self.activity = activity
         self.timeouts = timeouts if timeouts is not None and timeouts.active else None
-        if self.framing == "sse":
-            self.parser: Any = SSEParser(
-                errors=errors,
-                max_line_chars=limits["max_line_chars"],
-                max_event_chars=limits["max_event_chars"],
-                comments=True,
-            )
-        elif self.framing == "ndjson":
-            self.parser = NDJSONParser(errors=errors, max_line_chars=limits["max_line_chars"])
-        else:
-            self.parser = JSONArrayParser(errors=errors, max_element_chars=limits["max_element_chars"])
+        self.parser: FramingParser = self.framing.new_parser(
+            errors=errors,
+            max_line_chars=limits["max_line_chars"],
+            max_event_chars=limits["max_event_chars"],
+            max_element_chars=limits["max_element_chars"],
+        )
+        #: SSE: ``(unit, events) -> (last event ID, retry)`` just after a dispatch; ``None`` for the others.
+        self.marks: DispatchMarks | None = self.framing.dispatch_marks(self.parser)
         self.stats = StreamStats()
         self.parts: list[str] = []
         self.outcome: Outcome | None = None
@@ -310,7 +309,7 @@ class _Run:
         # SSE: the last event ID string and the retry just after the dispatch of the last event the
         # application was given, for when the stream stops in the middle of a read (the parser has read
         # past that point).
-        self.given_id = self.parser.last_event_id if self.framing == "sse" else ""
+        self.given_id: str = self.framing.resume_point(self.parser)[0]
         self.given_retry: int | None = None
         self.stopped_in_handle = False
 
@@ -404,8 +403,7 @@ class _Run:
 
     def _handle(self, items: list[Any], out: list[Signal]) -> None:
         s = self.stats
-        sse = self.framing == "sse"
-        retry_after = self.parser.retry_after_event if sse else None
+        marks = self.marks
         for item in items:
             if self.activity is not None:
                 self.activity.on_event()
@@ -426,8 +424,8 @@ class _Run:
                 )
             if self.terminal is not None:  # checked by the layers below, never appended
                 s.events_after_terminal += 1
-                if sse:
-                    self.given_id, self.given_retry = item.last_event_id, retry_after(s.events)
+                if marks is not None:
+                    self.given_id, self.given_retry = marks(item, s.events)
                 continue
             try:
                 signals = self.contract.interpret(item)
@@ -437,8 +435,8 @@ class _Run:
                     _inexact(exc)
                 exc.event_index = s.events - 1 if exc.event_index is None else exc.event_index
                 raise
-            if sse:  # (the retry fields read after this event in the same read left out)
-                self.given_id, self.given_retry = item.last_event_id, retry_after(s.events)
+            if marks is not None:  # (the retry fields read after this event in the same read left out)
+                self.given_id, self.given_retry = marks(item, s.events)
             for signal in signals:
                 self.apply(signal)
                 out.append(signal)
@@ -483,13 +481,6 @@ class _Run:
                 offset_exact=False,
             )
 
-    def in_event(self) -> bool:
-        if self.framing == "sse":
-            return bool(self.parser.has_pending_event)
-        if self.framing == "json-array":
-            return bool(self.parser.in_element)
-        return False  # NDJSON: a value is one line
-
     def fail_progress(self, maximum: int) -> None:
         """Raise: more than ``maximum`` bytes arrived since the last sign of progress."""
         # Checked after each read, counting from the end of the read that carried the last progress
@@ -511,13 +502,13 @@ class _Run:
         fault: BoundaryError | None = None
         try:
             items = self.parser.close()
-        except TruncatedCharacterError as exc:
-            items, cut = getattr(exc, "completed", None) or [], "character"
+        except TruncatedCharacterError as exc:  # what close() completed before it raised still counts
+            items, cut = exc.outputs, "character"
         except IncompleteStreamError as exc:
-            items = getattr(exc, "completed", None) or []
+            items = exc.outputs
             cut = cut or {"line": "line", "element": "event"}.get(exc.unit, "completion")
         except BoundaryError as exc:
-            items, fault = getattr(exc, "completed", None) or [], exc
+            items, fault = exc.outputs, exc
         try:
             self.handle(items, out)
             if fault is not None and self.outcome is None:
@@ -527,7 +518,7 @@ class _Run:
             return out
         if self.outcome is not None:
             return out
-        array_open = self.framing == "json-array" and not self.parser.closed
+        array_open = self.framing.open_at_end(self.parser)
         if cut is None and not array_open and self.terminal is None:
             for signal in self.contract.end():
                 self.apply(signal)
@@ -541,17 +532,12 @@ class _Run:
 
     def cut_unit(self) -> str | None:
         """The innermost unit the body is inside right now, or None at a clean unit boundary."""
-        if self.parser.held_bytes:
-            return "character"
-        line = getattr(self.parser, "pending_line", "")
-        if line and (self.framing == "sse" or line.strip()):  # NDJSON ignores blank lines
-            return "line"
-        if self.in_event():
-            return "event"
-        return None
+        return self.framing.cut_unit(self.parser)
 
     # -- failures ----------------------------------------------------------------------------------------
     def failed(self, exc: BoundaryError) -> None:
+        limit: str | None
+        maximum: float | None
         if isinstance(exc, LimitExceededError):
             self.outcome = Outcome.LIMIT_EXCEEDED
             limit, maximum = exc.limit, exc.maximum
@@ -588,10 +574,8 @@ class _Run:
     def _flush_failed(self) -> bool:
         """The body stops early: bytes the SSE parser holds undecoded are decoded now, so that invalid
         UTF-8 among them is a ``decode_error`` however the reads were cut (``True``: the outcome is set)."""
-        if self.framing != "sse":
-            return False  # the NDJSON and JSON-array parsers decode every read at once
         try:
-            self.parser.flush()
+            self.framing.flush(self.parser)  # (the NDJSON and JSON-array parsers decode every read at once)
         except BoundaryError as exc:
             self.failed(exc)
             return True
@@ -605,6 +589,7 @@ class _Run:
         signal (at a clean boundary) changes nothing but ``error``."""
         assert self.timeouts is not None
         limit = self.timeouts.limits[clock]
+        assert limit is not None  # only a clock with a limit runs out
         cause_name = None if cause is None else type(cause).__name__
         self.error = StreamError(
             clock,
@@ -662,11 +647,10 @@ class _Run:
         every chunking: the parser's at the end when every event was handled; when the stream stopped
         inside a read (a service error, ``max_events``, a contract or tool-call error), those at that
         event's dispatch, not those of the fields the parser read after it."""
-        if self.framing != "sse":
-            return "", None
         if not self.stopped_in_handle:
-            return self.parser.last_event_id, self.parser.retry
-        return self.given_id, self.given_retry
+            return self.framing.resume_point(self.parser)
+        return self.given_id, self.given_retry  # ("", None) for a framing without them
+
 
 
 def _inexact(exc: BoundaryError) -> BoundaryError:

@@ -25,7 +25,7 @@ from typing import Any
 
 from lesson_lib.core.chunking import one_byte_chunks, random_cuts, split_at
 from lesson_lib.core.decoding import incomplete_tail_length
-from lesson_lib.core.sse import SSEParser
+from lesson_lib.core.framing import framing as framing_named
 
 from ..i18n import text
 from . import Result
@@ -244,9 +244,11 @@ def shrink(cuts: Sequence[int], fails: Callable[[tuple[int, ...]], bool]) -> tup
 def classify_cut(data: bytes, cut: int, framing: str = "lines") -> str:
     """The kind of place ``cut`` falls in ``data``: see :data:`CUT_KINDS`.
 
-    ``framing`` is ``"text"`` (only characters matter), ``"sse"`` (a line boundary is inside or between
-    events), or ``"lines"``.
+    ``framing`` is ``"text"`` (only characters matter), ``"lines"``, or the name of a framing
+    (:data:`lesson_lib.core.framing.FRAMINGS`, e.g. ``"sse"``: a line boundary is inside or between
+    events); any other name is a ``ValueError``.
     """
+    units = None if framing in ("text", "lines") else framing_named(framing)  # before any work
     head = data[:cut]
     if incomplete_tail_length(head):
         return "character"
@@ -256,10 +258,12 @@ def classify_cut(data: bytes, cut: int, framing: str = "lines") -> str:
         return "crlf"
     if not head.endswith((b"\r", b"\n")):
         return "line"
-    if framing == "sse":
-        parser = SSEParser(errors="replace", max_line_chars=None, max_event_chars=None)
+    if units is not None:
+        parser = units.new_parser(
+            errors="replace", max_line_chars=None, max_event_chars=None, max_element_chars=None
+        )
         parser.feed(head)
-        return "in-event" if parser.has_pending_event else "between-events"
+        return "in-event" if units.cut_unit(parser) == "event" else "between-events"
     return "line-boundary"
 
 

@@ -16,17 +16,24 @@ import json
 
 from ..core.activity import IdleVerdict
 from ..core.completion import Outcome, StreamError, StreamResult, Unit
+from ..core.contracts import CONTRACTS, Contract
+from ..core.framing import framing
 from ..core.values import Provisional, ToolCall
 from . import text
 
 __all__ = ["CatalogueWording"]
 
-#: How each framing's event would have ended (the key of ``completion.event_end.*``), by contract.
-_EVENT_END = {
-    "gemini-json-array": "json_array",
-    "ollama": "ndjson",
-    **{name: "sse" for name in ("openai-chat", "openai-responses", "anthropic-messages", "gemini")},
-}
+
+
+def _contract_class(name: str | None) -> type[Contract] | None:
+    """The registered contract of that name, or ``None`` (a result made without one, or an unknown name)."""
+    return CONTRACTS.get(name) if name else None
+
+
+def _event_end(name: str | None) -> str:
+    """How the contract's framing would have ended an event (the key of ``completion.event_end.*``)."""
+    cls = _contract_class(name)
+    return framing(cls.framing).unit_end if cls is not None else "unknown"
 
 
 class CatalogueWording:
@@ -66,7 +73,8 @@ def _describe(r: StreamResult) -> str:
         else text("completion.reason.none")
     )
     out = _verdict(r, name, reason, err)
-    if r.outcome is Outcome.TRUNCATED and r.contract == "mcp" and r.last_event_id:
+    cls = _contract_class(r.contract)
+    if r.outcome is Outcome.TRUNCATED and cls is not None and cls.resumable_by_event_id and r.last_event_id:
         out += text("completion.mcp_resume", last_event_id=r.last_event_id)
     if err is not None and r.outcome in (Outcome.COMPLETED, Outcome.INCOMPLETE):
         out += text("completion.source_after_end", kind=err.kind)
@@ -109,7 +117,7 @@ def _verdict(r: StreamResult, name: str, reason: str, err: StreamError | None) -
         unit = r.truncated_at or Unit.COMPLETION
         cut = text(f"completion.cut.{unit}")
         if unit == Unit.EVENT:
-            cut += text(f"completion.event_end.{_EVENT_END.get(r.contract, 'unknown')}")
+            cut += text(f"completion.event_end.{_event_end(r.contract)}")
         if err is not None:
             return text(
                 "completion.truncated_source", name=name, cut=cut, reason=reason, kind=err.kind, where=where

@@ -62,7 +62,8 @@ from starlette.types import Receive, Scope, Send
 
 from ..core.activity import CallClock
 from ..core.completion import StreamResult, check_options, consume
-from ..core.contracts import get_contract
+from ..core.contracts import CONTRACTS, contract_class
+from ..core.framing import framing
 from ..core.options import check_number
 from ..core.sse import Event, SSEParser
 from ..i18n import text as _t
@@ -199,8 +200,10 @@ class RelayServer:
         self.upstream_url = _check_upstream_url(upstream_url)
         if not isinstance(contract, str):
             raise ValueError(f"contract must be a str naming a contract, got {type(contract).__name__}")
-        if contract == "mcp":
-            raise ValueError("contract 'mcp' needs a JSON-RPC request id; the relay relays LLM streams")
+        if contract in CONTRACTS and contract_class(contract).needs_request_id:
+            raise ValueError(
+                f"contract {contract!r} needs a JSON-RPC request id; the relay relays LLM streams"
+            )
         try:
             check_options(contract)
         except ValueError as exc:
@@ -270,7 +273,7 @@ class RelayServer:
         out before the upstream's body starts, the pipeline runs on no body and says ``timed_out``."""
         clock = CallClock()
         options = {**self.consume_options, "clock": clock}
-        bound = asyncio.timeout(options.get("deadline"))
+        bound = asyncio.timeout(self.consume_options.get("deadline"))
         try:
             async with bound:
                 reads = await open_areads(
@@ -429,13 +432,11 @@ class RelayReply:
 
     def result(self, contract: str) -> StreamResult:
         """What a client that knows the service's contract concludes from the relayed events alone."""
-        framing = get_contract(contract).framing
-        if framing == "sse":
+        upstream = framing(contract_class(contract).framing)
+        if upstream.units_are_events:
             body = encode_events(self.events)
-        elif framing == "ndjson":
-            body = "".join(event.data + "\n" for event in self.events).encode("utf-8")
-        else:
-            body = ("[" + ",".join(event.data for event in self.events) + "]").encode("utf-8")
+        else:  # each relayed event's data is one upstream JSON value, as the upstream wrote it
+            body = upstream.join_values([event.data for event in self.events])
         return consume([body], contract)
 
 

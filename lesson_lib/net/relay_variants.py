@@ -41,10 +41,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.completion import DEFAULT_LIMITS, Outcome, StreamResult, aconsume
-from ..core.contracts import Terminal, get_contract
+from ..core.contracts import Terminal, contract_class, get_contract
 from ..core.errors import BoundaryError, FramingError
-from ..core.ndjson import JSONArrayParser, NDJSONParser
-from ..core.sse import Comment, Event, SSEParser
+from ..core.framing import FramingParser, framing
+from ..core.sse import Comment, Event
 from .replay import encode_events
 
 __all__ = [
@@ -180,17 +180,10 @@ class _Framer:
     last event ID changes, so a reset to the empty string reaches the client."""
 
     def __init__(self, contract: str, rewrite: tuple[str, str] | None) -> None:
-        framing = get_contract(contract, request_id=0 if contract == "mcp" else None).framing
-        self.parser: Any = (
-            SSEParser(
-                comments=True,
-                max_line_chars=DEFAULT_LIMITS["max_line_chars"],
-                max_event_chars=DEFAULT_LIMITS["max_event_chars"],
-            )
-            if framing == "sse"
-            else NDJSONParser(max_line_chars=DEFAULT_LIMITS["max_line_chars"])
-            if framing == "ndjson"
-            else JSONArrayParser(max_element_chars=DEFAULT_LIMITS["max_element_chars"])
+        self.parser: FramingParser = framing(contract_class(contract).framing).new_parser(
+            max_line_chars=DEFAULT_LIMITS["max_line_chars"],
+            max_event_chars=DEFAULT_LIMITS["max_event_chars"],
+            max_element_chars=DEFAULT_LIMITS["max_element_chars"],
         )
         self.rewrite = rewrite
         self.failed = False
@@ -227,9 +220,9 @@ class _Framer:
             return []
         try:
             return list(call(chunk))
-        except BoundaryError as exc:
+        except BoundaryError as exc:  # what the call completed before it raised is forwarded
             self.failed = True
-            return list(getattr(exc, "outputs", None) or getattr(exc, "completed", None) or [])
+            return list(exc.outputs)
 
 
 def _first_character_cut(frame: bytes) -> int | None:
@@ -364,8 +357,9 @@ async def _raw_rewrite(reads: AsyncIterable[bytes], emit: Emit, plan: Plan) -> N
     await emit(outcome_frame(outcome_summary(result)))
 
 
-def _is_terminal_checker(contract: str) -> Callable[[Any], bool]:
-    judge = get_contract(contract, request_id=0 if contract == "mcp" else None)
+def _is_terminal_checker(plan: Plan) -> Callable[[Any], bool]:
+    # The same contract, with the same request id (if it needs one), as aconsume judges the stream with.
+    judge = get_contract(plan.contract, request_id=plan.consume_options.get("request_id"))
 
     def is_not_terminal(unit: Any) -> bool:
         if isinstance(unit, Comment):
@@ -380,7 +374,7 @@ def _is_terminal_checker(contract: str) -> Callable[[Any], bool]:
 
 async def _drop_terminal(reads: AsyncIterable[bytes], emit: Emit, plan: Plan) -> None:
     # THE BUG: the service's "done" is swallowed and nothing says how the upstream ended.
-    await _forward_units(reads, emit, plan, keep=_is_terminal_checker(plan.contract))
+    await _forward_units(reads, emit, plan, keep=_is_terminal_checker(plan))
 
 
 async def _invent_finish(reads: AsyncIterable[bytes], emit: Emit, plan: Plan) -> None:
