@@ -320,9 +320,10 @@ class _Body(Generic[_ClientT]):
     def closed(self) -> bool:
         return self._closed
 
-    def __repr__(self) -> str:
+    def _repr_fields(self) -> dict[str, object]:
+        """The fields of the repr (status, reads so far, open or closed); each driver names its own key."""
         state = _t("http.state.closed") if self._closed else _t("http.state.open")
-        return _t(self._repr_key, status=self.response.status_code, reads=len(self.sizes), state=state)
+        return {"status": self.response.status_code, "reads": len(self.sizes), "state": state}
 
 
 # --- sync: httpx.Client, a watchdog thread for the clocks ------------------------------------------------
@@ -401,7 +402,8 @@ class HTTPReads(_Body[httpx.Client]):
     If it made its own ``httpx.Client`` (no ``client`` given), ``close()`` closes that client too.
     """
 
-    _repr_key = "http.repr.sync"
+    def __repr__(self) -> str:
+        return _t("http.repr.sync", **self._repr_fields())
 
     def __init__(
         self,
@@ -651,7 +653,8 @@ class HTTPAReads(_Body[httpx.AsyncClient]):
     ``httpx.AsyncClient``, ``aclose()`` closes that client too. Iterate it once.
     """
 
-    _repr_key = "http.repr.async"
+    def __repr__(self) -> str:
+        return _t("http.repr.async", **self._repr_fields())
 
     def __init__(self, response: httpx.Response, own_client: httpx.AsyncClient | None = None) -> None:
         super().__init__(response, own_client)
