@@ -64,7 +64,7 @@ from ..core.activity import CallClock
 from ..core.completion import StreamResult, check_options, consume
 from ..core.contracts import CONTRACTS, contract_class
 from ..core.framing import framing
-from ..core.options import check_number
+from ..core.options import ConsumeOptions, check_number
 from ..core.sse import Event, SSEParser
 from ..i18n import text as _t
 from .http import MAX_TIMEOUT, ContentEncodingError, open_areads, open_reads, read_events
@@ -90,9 +90,6 @@ STREAM_HEADERS: tuple[tuple[str, str], ...] = (
     ("cache-control", "no-cache"),
     ("x-accel-buffering", "no"),
 )
-
-#: The timeouts a relay may pass on to lesson_lib (the outcome is then ``timed_out``).
-TIMEOUT_OPTIONS = ("idle_timeout", "progress_timeout", "deadline")
 
 
 def _check_upstream_url(url: object) -> str:
@@ -213,11 +210,13 @@ class RelayServer:
         if not isinstance(upstream_method, str) or not upstream_method:
             raise ValueError(f"upstream_method must be a non-empty str, got {upstream_method!r}")
         check_number("timeout", timeout, minimum=0, maximum=MAX_TIMEOUT, low_open=True)
-        self.consume_options = {
-            name: value
-            for name, value in zip(TIMEOUT_OPTIONS, (idle_timeout, progress_timeout, deadline), strict=True)
-            if value is not None
-        }
+        self.consume_options: ConsumeOptions = {}
+        if idle_timeout is not None:
+            self.consume_options["idle_timeout"] = idle_timeout
+        if progress_timeout is not None:
+            self.consume_options["progress_timeout"] = progress_timeout
+        if deadline is not None:
+            self.consume_options["deadline"] = deadline
         check_options(contract, **self.consume_options)  # names a bad timeout, before any request
         self.rewrite = _check_rewrite(rewrite)
         if not isinstance(recut, bool):
@@ -272,7 +271,7 @@ class RelayServer:
         A ``deadline`` counts from here (connecting to the upstream and its headers included): if it runs
         out before the upstream's body starts, the pipeline runs on no body and says ``timed_out``."""
         clock = CallClock()
-        options = {**self.consume_options, "clock": clock}
+        options: ConsumeOptions = {**self.consume_options, "clock": clock}
         bound = asyncio.timeout(self.consume_options.get("deadline"))
         try:
             async with bound:

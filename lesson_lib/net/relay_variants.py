@@ -44,6 +44,7 @@ from ..core.completion import DEFAULT_LIMITS, Outcome, StreamResult, aconsume
 from ..core.contracts import Terminal, contract_class, get_contract
 from ..core.errors import BoundaryError, FramingError
 from ..core.framing import FramingParser, framing
+from ..core.options import ConsumeOptions
 from ..core.sse import Comment, Event
 from .replay import encode_events
 
@@ -129,7 +130,7 @@ class Plan:
     event in two pieces cut inside its first multi-byte character, ``recut_delay`` seconds apart."""
 
     contract: str
-    consume_options: dict[str, Any] = field(default_factory=dict)
+    consume_options: ConsumeOptions = field(default_factory=lambda: ConsumeOptions())
     rewrite: tuple[str, str] | None = None
     recut: bool = False
     recut_delay: float = 0.0
