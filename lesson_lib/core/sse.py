@@ -7,8 +7,8 @@ Two parsers with one behaviour, as CPython keeps ``_pyio`` beside ``_io``:
 * :class:`SSEParser` (:mod:`lesson_lib.core.sse_fast`, class ``FastSSEParser``): the same public API, events,
   state and errors, in fewer steps per byte. This is the one the library uses.
 
-Both pass the same tests (``tests/test_sse.py`` runs against each; ``tests/test_sse_paths.py`` compares
-them on every chunking, errors and offsets included).
+Both pass the same tests (``tests/core/test_sse.py`` runs against each; ``tests/core/test_sse_paths.py``
+compares them on every chunking, errors and offsets included).
 
 Spec points both implement, all tested in every chunking:
 

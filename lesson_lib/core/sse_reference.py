@@ -10,7 +10,7 @@ Read this one first. Each read goes down three layers, each a call into its own 
    "dispatch the event" steps, :meth:`ReferenceSSEParser._dispatch`.
 
 :class:`lesson_lib.SSEParser` (:mod:`lesson_lib.core.sse_fast`) gives the same events, state and errors in
-fewer steps per byte; ``tests/test_sse_paths.py`` compares the two on every chunking. One difference is
+fewer steps per byte; ``tests/core/test_sse_paths.py`` compares the two on every chunking. One difference is
 *when*, never *what*: this parser reports invalid UTF-8 in the read that brings it, the fast one may wait
 until that line ends; both name the same byte offset and complete the same events before it.
 """
