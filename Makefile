@@ -1,6 +1,7 @@
 # Boundary Lab: two commands for a newcomer.
 #   make lab    create .venv, install requirements.txt, open JupyterLab on the first lesson
-#   make test   same set-up, then every test (unit, property, widgets, notebooks, real browser)
+#   make test   same set-up, then lint, types (mypy) and every test (unit, property, widgets, notebooks,
+#               real browser)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -29,6 +30,7 @@ lab: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache --no-logo
 	$(BIN)/python -m pytest -n 2 --dist loadfile $(NBVAL) tests notebooks
 

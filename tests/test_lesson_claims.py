@@ -240,7 +240,7 @@ def make_rule(target: str) -> tuple[str, list[str]]:
 
 
 def test_the_make_targets_do_what_the_readme_says():
-    """README: 'make test # the same set-up, then every test: lint, unit and property tests, widgets,
+    """README: 'make test # the same set-up, then every test: lint, types, unit and property tests, widgets,
     notebooks', 'Nothing else is installed by hand', 'Both commands reinstall only when requirements.txt or
     pyproject.toml changed', and 'make outputs re-executes every notebook'."""
     stamp_needs, install = make_rule("$(STAMP)")
@@ -253,8 +253,9 @@ def test_the_make_targets_do_what_the_readme_says():
         assert make_rule(target)[0] == "$(STAMP)"
     test_recipe = make_rule("test")[1]
     assert test_recipe[0] == "$(BIN)/ruff check ."
-    assert "$(BIN)/lint-imports --no-cache --no-logo" in test_recipe  # the layers (tests/test_layers.py)
-    assert test_recipe[-1].endswith("$(NBVAL) tests notebooks")
+    assert test_recipe[1] == "$(BIN)/mypy"  # its files and flags: [tool.mypy] in pyproject.toml
+    assert test_recipe[2] == "$(BIN)/lint-imports --no-cache --no-logo"  # the layers (tests/test_layers.py)
+    assert test_recipe[3].endswith("$(NBVAL) tests notebooks")
     assert make_rule("outputs")[1] == ["$(BIN)/python tools/run_notebooks.py"]
     runner = (ROOT / "tools" / "run_notebooks.py").read_text()
     assert 'or sorted((ROOT / "notebooks").rglob("*.ipynb"))' in runner  # no argument: every notebook

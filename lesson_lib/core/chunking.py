@@ -69,7 +69,8 @@ def random_partition(data: bytes, seed: int, max_cuts: int | None = None) -> lis
 
 def cuts_of(chunks: Iterable[bytes]) -> list[int]:
     """The cut offsets that produced ``chunks`` (the inverse of :func:`split_at`, empty reads ignored)."""
-    cuts, position = [], 0
+    cuts: list[int] = []
+    position = 0
     pieces = list(chunks)
     for piece in pieces[:-1]:
         position += len(piece)

@@ -20,6 +20,8 @@ the codec convention requires), while ``offset`` is the absolute position in the
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class BoundaryError(Exception):
     """Base class: something at one of the boundaries went wrong at a known place."""
@@ -39,7 +41,11 @@ class BoundaryError(Exception):
         self.line_index = line_index
         self.event_index = event_index
         self.char_index = char_index
-        self.outputs: list[object] = []
+        #: What the failing call completed before the error, of the raising layer's output type: lines
+        #: (``str``) from a line splitter, ``Event``/``Comment`` from an SSE parser, JSON values from an
+        #: NDJSON or JSON-array parser. A layer that catches its lower layer's error knows which, so the
+        #: element type is ``Any`` (one attribute, several types, decided where the error is raised).
+        self.outputs: list[Any] = []
         #: ``False`` when ``offset`` is only the end of the read in which the problem was detected (set by
         #: whoever filled the offset in, e.g. ``consume`` for an error found in a whole event).
         self.offset_exact = True
@@ -81,7 +87,7 @@ class StreamDecodeError(UnicodeDecodeError, BoundaryError):
         self.line_index = None
         self.event_index = None
         self.char_index = None
-        self.outputs: list[object] = []
+        self.outputs: list[Any] = []  # see BoundaryError.outputs
         self.offset_exact = True
         #: The text the failing feed decoded before the bad byte (for the layers above to finish).
         self.text_before = ""

@@ -2,7 +2,7 @@
 
 A contract (:mod:`lesson_lib.core.contracts`) names its framing (``"sse"``, ``"ndjson"``, ``"json-array"``);
 :func:`framing` turns that name into a :class:`Framing`, the one object that knows that framing's parser and
-what its state means. Callers ask the framing; none compares its name (``tests/test_registries.py``).
+what its state means. Callers ask the framing; none compares its name (``tests/core/test_registries.py``).
 
 A framing is stateless and shared: it builds one parser per stream (:meth:`Framing.new_parser`) and answers
 questions about that parser's state, as h11's and wsproto's connection objects answer for theirs:

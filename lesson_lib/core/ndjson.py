@@ -519,6 +519,7 @@ class JSONArrayParser(_JSONTextParser):
                     i += 1
                     continue
                 match = _STRING_RUN.match(text, i)
+                assert match is not None  # the pattern matches the empty string: it always matches
                 end = match.end()
                 if match.group("bs") is not None:
                     self._escape = True
@@ -538,6 +539,7 @@ class JSONArrayParser(_JSONTextParser):
                 self._complete(text, start, i, out)
                 continue
             match = _CONTAINER_RUN.match(text, i)
+            assert match is not None  # the pattern matches the empty string: it always matches
             end = match.end()
             if match.group("open") is not None:
                 self._in_string = True

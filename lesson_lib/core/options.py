@@ -170,7 +170,7 @@ BASE_BYTES = 1024 * 1024
 
 #: Copies of an event's data that may be alive at once: its lines and the joined data (strict); in
 #: ``errors="replace"`` mode also the bytes and the text of turning escapes into U+FFFD, which for text
-#: outside ASCII measured up to 9 copies' worth (``benchmarks/memory.py``, ``tests/test_memory.py``).
+#: outside ASCII measured up to 9 copies' worth (``benchmarks/memory.py``, ``tests/core/test_memory.py``).
 EVENT_COPIES = {"strict": 2, "replace": 10}
 #: Copies of a JSON array element that may be alive at once: its pieces, the joined text, and on a limit
 #: error the text it reports (measured: up to about 4).
@@ -206,7 +206,7 @@ def stream_buffer_bound(
     At the defaults (4 Mi characters per line, 16 Mi per event, 64 KiB reads) the bound is 179 MiB in
     strict mode (SSE), reached only when every buffered string holds a character above U+FFFF (a Python
     ``str`` then stores 4 bytes per character); ASCII text takes about a quarter of it. Checked against
-    tracemalloc peaks in ``benchmarks/memory.py`` (at the defaults) and ``tests/test_memory.py``.
+    tracemalloc peaks in ``benchmarks/memory.py`` (at the defaults) and ``tests/core/test_memory.py``.
     """
     for name, value in (
         ("max_line_chars", max_line_chars),

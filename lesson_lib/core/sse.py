@@ -7,8 +7,8 @@ Two parsers with one behaviour, as CPython keeps ``_pyio`` beside ``_io``:
 * :class:`SSEParser` (:mod:`lesson_lib.core.sse_fast`, class ``FastSSEParser``): the same public API, events,
   state and errors, in fewer steps per byte. This is the one the library uses.
 
-Both pass the same tests (``tests/test_sse.py`` runs against each; ``tests/test_sse_paths.py`` compares
-them on every chunking, errors and offsets included).
+Both pass the same tests (``tests/core/test_sse.py`` runs against each; ``tests/core/test_sse_paths.py``
+compares them on every chunking, errors and offsets included).
 
 Spec points both implement, all tested in every chunking:
 
@@ -28,6 +28,7 @@ Spec points both implement, all tested in every chunking:
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Literal, TypedDict, Unpack, overload
 
 from .sse_common import DEFAULT_MAX_EVENT_CHARS, MAX_RETRY_MS, Comment, Event
 from .sse_fast import FastSSEParser
@@ -44,13 +45,42 @@ __all__ = [
     "FastSSEParser",
     "ReferenceSSEParser",
     "SSEParser",
+    "SSEParserOptions",
+    "SSEParserSettings",
     "parse_sse",
 ]
 
 
-def parse_sse(chunks: Iterable[bytes], **parser_options: object) -> list[Event | Comment]:
-    """Feed every chunk to a fresh :class:`SSEParser`, close it, and return all events in order."""
-    parser = SSEParser(**parser_options)  # type: ignore[arg-type]
+class SSEParserSettings(TypedDict, total=False):
+    """The keywords of :class:`SSEParser` but ``comments`` (which decides what :func:`parse_sse` returns)."""
+
+    errors: str
+    max_line_chars: int | None
+    max_event_chars: int | None
+    last_event_id: str
+
+
+class SSEParserOptions(SSEParserSettings, total=False):
+    """Every keyword of :class:`SSEParser` (and :class:`ReferenceSSEParser`), for ``**options`` that are
+    passed on to one."""
+
+    comments: bool
+
+
+@overload
+def parse_sse(
+    chunks: Iterable[bytes], *, comments: Literal[False] = False, **parser_options: Unpack[SSEParserSettings]
+) -> list[Event]: ...
+@overload
+def parse_sse(
+    chunks: Iterable[bytes], *, comments: bool, **parser_options: Unpack[SSEParserSettings]
+) -> list[Event | Comment]: ...
+def parse_sse(
+    chunks: Iterable[bytes], *, comments: bool = False, **parser_options: Unpack[SSEParserSettings]
+) -> list[Event] | list[Event | Comment]:
+    """Feed every chunk to a fresh :class:`SSEParser`, close it, and return all events in order
+    (:class:`Comment` lines too with ``comments=True``; without it, :class:`Event` objects only)."""
+    parser = SSEParser(comments=comments, **parser_options)
     out: list[Event | Comment] = []
     for chunk in chunks:
         out.extend(parser.feed(chunk))

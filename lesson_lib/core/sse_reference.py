@@ -10,7 +10,7 @@ Read this one first. Each read goes down three layers, each a call into its own 
    "dispatch the event" steps, :meth:`ReferenceSSEParser._dispatch`.
 
 :class:`lesson_lib.SSEParser` (:mod:`lesson_lib.core.sse_fast`) gives the same events, state and errors in
-fewer steps per byte; ``tests/test_sse_paths.py`` compares the two on every chunking. One difference is
+fewer steps per byte; ``tests/core/test_sse_paths.py`` compares the two on every chunking. One difference is
 *when*, never *what*: this parser reports invalid UTF-8 in the read that brings it, the fast one may wait
 until that line ends; both name the same byte offset and complete the same events before it.
 """
@@ -135,10 +135,11 @@ class ReferenceSSEParser(ParserViews):
     # -- 3. lines -> events: the field loop ---------------------------------------------------------
     def _process(self, lines: list[str]) -> list[Event | Comment]:
         out: list[Event | Comment] = []
+        max_event = self._max_event
         for number, line in enumerate(lines):
             self._process_line(line, out)
-            if self._max_event is not None and self._data_chars - 1 > self._max_event:
-                self._fail_event_limit(number, len(lines), out)
+            if max_event is not None and self._data_chars - 1 > max_event:
+                self._fail_event_limit(max_event, number, len(lines), out)
         return out
 
     def _process_line(self, line: str, out: list[Event | Comment]) -> None:
@@ -192,11 +193,11 @@ class ReferenceSSEParser(ParserViews):
         text, char_base, byte_base = self._where
         return None if char_index is None else byte_base + utf8_length(text[: char_index - char_base])
 
-    def _fail_event_limit(self, number: int, count: int, done: list[Event | Comment]) -> None:
-        """Raise at the end of the ``number``-th of the ``count`` lines just split: it crossed the limit."""
+    def _fail_event_limit(self, maximum: int, number: int, count: int, done: list[Event | Comment]) -> None:
+        """Raise at the end of the ``number``-th of the ``count`` lines just split: it crossed ``maximum``."""
         error = LimitExceededError(
             "max_event_chars",
-            self._max_event,
+            maximum,
             offset=self._byte_offset(self._lines.line_end_char(number)),
             line_index=self._lines.lines_out - count + number,
             event_index=self._events_out,

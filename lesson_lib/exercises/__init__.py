@@ -14,7 +14,7 @@ forms are in :mod:`.answers`. Where the exact text is the point (what is on the 
 characters, followed by a line ending, with other whitespace, or in the wrong case, is told which of
 these it got wrong. A true but too general answer (a base class of the exception asked for) is told
 "right family, be more specific". No hint contains an answer its question accepts:
-``tests/test_exercises.py`` looks for every form in every hint.
+``tests/exercises/test_exercises.py`` looks for every form in every hint.
 
 Each lesson's questions live in their own module (``lesson_01`` ...) and register here when imported, with
 what is the same in every language (kind, digest, aliases ...). What a learner reads (the prompt, hints,

@@ -474,8 +474,8 @@ class Options:
         if named is not None or not self.texts:
             return named
         printed = _PRINTED.fullmatch(raw)
-        shown = printed and (printed.group(1) or printed.group(2) or printed.group(3))
-        if printed and shown.upper() in self.texts:
+        shown = None if printed is None else printed.group(1) or printed.group(2) or printed.group(3)
+        if printed and shown and shown.upper() in self.texts:  # a match has one of the three letters
             # the option as printed, "B) character" or "B 字符": its letter and its words must agree
             letter = shown.upper()
             try:

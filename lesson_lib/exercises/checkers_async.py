@@ -24,7 +24,7 @@ import inspect
 import json
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 from lesson_lib.core.activity import ActivityLog
@@ -84,7 +84,7 @@ class FakeAsyncResponse:
         self.closes = 0
         self.reads = 0
 
-    async def aiter_bytes(self) -> Iterator[bytes]:  # type: ignore[misc]
+    async def aiter_bytes(self) -> AsyncIterator[bytes]:
         for piece in self._pieces:
             await asyncio.sleep(0)
             self.reads += 1
@@ -145,6 +145,7 @@ def reads_needed(pieces: list[bytes]) -> int:
     parser, seen = SSEParser(), 0
     for number, piece in enumerate(pieces, 1):
         for event in parser.feed(piece):
+            assert isinstance(event, Event)  # comments=False: the parser returns events only
             if event.data != "[DONE]":
                 seen += len(json.loads(event.data)["choices"][0]["delta"].get("content") or "")
         if seen >= FIRST_WORDS:
@@ -164,7 +165,7 @@ class _HangingResponse(FakeAsyncResponse):
         super().__init__(pieces)
         self._fail = fail
 
-    async def aiter_bytes(self) -> Iterator[bytes]:  # type: ignore[misc]
+    async def aiter_bytes(self) -> AsyncIterator[bytes]:
         async for piece in super().aiter_bytes():
             yield piece
         if self._fail:
@@ -329,9 +330,12 @@ TIMELINES: dict[str, tuple[list[tuple[float, bytes]], float]] = {
 
 def arrivals_of(timeline: list[tuple[float, bytes]]) -> list[tuple[float, Event]]:
     """What the learner's function receives: ``(seconds, Event)`` for each event, in order."""
-    parser, out = SSEParser(), []
+    parser = SSEParser()
+    out: list[tuple[float, Event]] = []
     for seconds, data in timeline:
-        out.extend((seconds, event) for event in parser.feed(data))
+        for event in parser.feed(data):
+            assert isinstance(event, Event)  # comments=False: the parser returns events only
+            out.append((seconds, event))
     return out
 
 
@@ -356,7 +360,11 @@ def timed_out_at(timeline: list[tuple[float, bytes]], progress_timeout: float) -
 def check_heartbeat_clock(key: str, function: Callable[..., Any]) -> Result:
     passed = 0
     for name, (timeline, limit) in TIMELINES.items():
-        observed = observe(lambda timeline=timeline, limit=limit: function(arrivals_of(timeline), limit))
+
+        def watch(timeline: list[tuple[float, bytes]] = timeline, limit: float = limit) -> Any:
+            return function(arrivals_of(timeline), limit)
+
+        observed = observe(watch)
         truth = timed_out_at(timeline, limit)
         case = text(f"checkers.async.timeline.{name}")
         if observed.raised:

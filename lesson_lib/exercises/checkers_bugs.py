@@ -307,7 +307,11 @@ def check_lines(key: str, function: Callable[..., Any]) -> Result:
     ]
     for name, body, expected in cases:
         for pieces in ([body], [body[:-1], body[-1:]]):
-            observed = observe(lambda pieces=pieces: as_list(function(pieces)))
+
+            def split(pieces: list[bytes] = pieces) -> Any:
+                return as_list(function(pieces))
+
+            observed = observe(split)
             mismatch = compare_value(observed, expected)
             if mismatch is not None:
                 message = text("checkers.bugs.splitlines.unended", case=name, mismatch=mismatch)
@@ -340,7 +344,11 @@ def check_events(key: str, function: Callable[..., Any]) -> Result:
         return Result(key, False, text("checkers.bugs.blank_line.unfinished", mismatch=mismatch))
     for name, body in DATA_RULE_CASES:
         case = text(f"checkers.bugs.blank_line.case.{name}")
-        observed = observe(lambda body=body: as_list(function(split_at(body, [len(body) // 2]))))
+
+        def parse(body: bytes = body) -> Any:
+            return as_list(function(split_at(body, [len(body) // 2])))
+
+        observed = observe(parse)
         try:
             truth = _truth_values([body])
         except ValueError:  # this event's data is not one JSON value: parsing it must fail
@@ -411,7 +419,11 @@ def check_eof(key: str, function: Callable[..., Any]) -> Result:
     if result is not None:
         return result
     for where, body in _chat_truncations():
-        observed = observe(lambda body=body: function([body]))
+
+        def read(body: bytes = body) -> Any:
+            return function([body])
+
+        observed = observe(read)
         if not observed.raised:
             message = text("checkers.bugs.eof.stopped", where=where, did=observed.describe())
             return Result(key, False, message)
@@ -498,13 +510,18 @@ def check_cleanup(key: str, function: Callable[..., Any]) -> Result:
         return failure_result(key, failure, hints, default)
     for name, pieces, fail_after, error in _cleanup_paths():
         response = FakeResponse(pieces, fail_after, error)
-        observed = observe(lambda response=response: function(response))
-        if not observed.raised:
+
+        def read_response(response: FakeResponse = response) -> Any:
+            return function(response)
+
+        observed = observe(read_response)
+        raised = observed.error
+        if raised is None:
             message = text("checkers.bugs.cleanup.did_not_raise", case=name, did=observed.describe())
             return Result(key, False, message)
         if response.closes == 0:  # the error is still held here: a traceback cannot let refcounting close it
-            described = describe_error(observed.error)
-            if isinstance(observed.error, ReadCancelled):
+            described = describe_error(raised)
+            if isinstance(raised, ReadCancelled):
                 message = text("checkers.bugs.cleanup.never_closed_cancelled", case=name, error=described)
             else:
                 message = text("checkers.bugs.cleanup.never_closed", case=name, error=described)

@@ -457,7 +457,11 @@ def _check_event_assembler(key: str, cls: type) -> Result:
         return late
     for name, case_text in ASSEMBLER_CASES:
         body = case_text.encode()
-        observed = observe(lambda body=body: _assemble(cls(), [body]))
+
+        def assemble(body: bytes = body) -> list[list[tuple[str, str, str]]]:
+            return _assemble(cls(), [body])
+
+        observed = observe(assemble)
         mismatch = _compare_feeds(observed, _reference_events([body]), "events")
         if mismatch is not None:
             case = text(f"checkers.build.assembler_case.{name}")
@@ -498,7 +502,11 @@ def check_pipeline(splitter_class: Any, assembler_class: Any) -> Result:
             return late
         for name, case_text in ASSEMBLER_CASES:  # the named cases first, through both classes
             body = case_text.encode()
-            observed = observe(lambda body=body: _assemble(assembler_class(), [body], splitter_class()))
+
+            def assemble(body: bytes = body) -> list[list[tuple[str, str, str]]]:
+                return _assemble(assembler_class(), [body], splitter_class())
+
+            observed = observe(assemble)
             mismatch = _compare_feeds(observed, _reference_events([body]), "events")
             if mismatch is not None:
                 case = text(f"checkers.build.assembler_case.{name}")

@@ -48,7 +48,7 @@ socket down, an async one by ``asyncio.timeout``; the sync request takes a per-p
 deadline, the async one is awaited inside the deadline. Rewriting tokens cannot express that, so the
 generated file would need hand-written shims on both sides, and a build step, to save the few lines each
 driver still has; a plan with two small drivers keeps the decisions in one place that is tested on its own
-(``tests/test_resumption.py``: the plans alone, and both drivers on the same servers).
+(``tests/net/test_resumption.py``: the plans alone, and both drivers on the same servers).
 
 What is raised, and what is an outcome (the same in the sync and the async functions): a bad argument (an
 unknown contract, a bad option or limit) raises ``ValueError``/``TypeError`` before any request is sent
@@ -75,7 +75,7 @@ source (a generator, a file), :func:`~lesson_lib.core.completion.consume` judges
 reads: a
 read that blocks returns when it returns. Tolerance: a clock fires within about 0.1 s of running out (the
 watchdog's wake-up, then the close; measured 0.001-0.064 s past the deadline on a busy two-core machine);
-``tests/test_timeouts.py`` allows 0.7 s.
+``tests/net/test_timeouts.py`` allows 0.7 s.
 
 Compression. httpx asks for ``Accept-Encoding: gzip, deflate`` by default and decodes in ``iter_bytes()``;
 this module reads ``iter_raw()``, so it asks for ``Accept-Encoding: identity`` instead (unless the caller
@@ -598,7 +598,7 @@ def stream_http(
     read cannot do" for the one case it cannot reach, headers on a reused connection of the caller's
     ``client``). When one runs out the response is closed and the outcome is ``timed_out``, also when the
     deadline runs out before the body starts. Tolerance: within about 0.1 s of the clock
-    (``tests/test_timeouts.py`` allows 0.7 s, and runs this and :func:`astream_http` side by side on
+    (``tests/net/test_timeouts.py`` allows 0.7 s, and runs this and :func:`astream_http` side by side on
     servers that answer late).
     """
     check_options(contract, **consume_options)  # before any request is sent
@@ -763,7 +763,7 @@ async def astream_http(
     own) running out before the headers raises ``httpx.ConnectTimeout``/``ReadTimeout``, in the body it is
     ``truncated``, as in :func:`stream_http`; each read is awaited inside ``asyncio.timeout`` set to the
     nearest clock, so a clock fires on time even in the middle of a read (tolerance: the event loop's
-    wake-up, well under 0.1 s; ``tests/test_timeouts.py`` allows 0.7 s).
+    wake-up, well under 0.1 s; ``tests/net/test_timeouts.py`` allows 0.7 s).
     """
     check_options(contract, **consume_options)
     _check_request(url, method, headers, client, timeout, httpx.AsyncClient)

@@ -11,7 +11,7 @@ complete, and the upstream :class:`~lesson_lib.core.completion.StreamResult` fol
 own,
 ``event: outcome`` (:func:`outcome_frame`).
 
-What the correct pipeline guarantees, in every chunking of the upstream body (``tests/test_relay.py``):
+What the correct pipeline guarantees, in every chunking of the upstream body (``tests/net/test_relay.py``):
 
 * no upstream can forge the verdict: an upstream event whose type is ``outcome``, or already starts with
   :data:`ESCAPE_PREFIX`, is forwarded with :data:`ESCAPE_PREFIX` put before its type (``outcome`` ->

@@ -110,6 +110,7 @@ class _Analysis:
             dispatched = parser.feed(body[offset : offset + 1])
             end = offset + 1
             for event in dispatched:
+                assert isinstance(event, Event)  # comments=False: the parser returns events only
                 number = _sequence_number(event.data)
                 if number is not None:
                     self.sequence_starts.append((number, block_start))
@@ -179,8 +180,9 @@ class _Handler(http.server.BaseHTTPRequestHandler):
     server: _Server
 
     def setup(self) -> None:
-        self.timeout = self.server.owner.idle_timeout  # applied to the socket by StreamRequestHandler
         super().setup()
+        # This server's idle timeout on this connection (``timeout`` is class-wide in StreamRequestHandler).
+        self.connection.settimeout(self.server.owner.idle_timeout)
         self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
     def __getattr__(self, name: str) -> Any:
@@ -365,21 +367,22 @@ class ReplayServer:
         Safe to call more than once and from any thread but a handler's; returns when the server stopped.
         """
         with self._lock:
-            first = self._server is not None and not self._stopping.is_set()
+            server = self._server
+            first = not self._stopping.is_set()
             self._stopping.set()
-        if not first:
-            self._stopped.wait(timeout if self._server is not None else 0)
+        if server is None or not first:
+            self._stopped.wait(timeout if server is not None else 0)
             return
         try:
             if self._timer is not None:
                 self._timer.cancel()
-            self._server.shutdown()  # ends serve_forever
+            server.shutdown()  # ends serve_forever
             with self._lock:
                 sockets = list(self._sockets)
             for sock in sockets:
                 with contextlib.suppress(OSError):
                     sock.shutdown(socket.SHUT_RDWR)  # wakes a handler waiting for a next request
-            self._server.server_close()  # closes the listening socket, joins the handler threads
+            server.server_close()  # closes the listening socket, joins the handler threads
         finally:
             self._stopped.set()
 

@@ -15,7 +15,7 @@ import pytest
 from lesson_lib.net.relay import RelayServer
 from lesson_lib.net.replay import ReplayServer
 
-from ..test_relay import SHORT, SHORT_TEXT, chat_body
+from ..net.test_relay import SHORT, SHORT_TEXT, chat_body
 
 pytestmark = pytest.mark.browser
 
@@ -104,7 +104,7 @@ def test_closing_the_page_cancels_the_upstream_within_a_second(page: Any) -> Non
 def test_an_upstream_outcome_event_cannot_forge_the_verdict_on_the_page(page: Any, artifacts: Path) -> None:
     # A truncated upstream that sends `event: outcome` saying completed: the relay escapes it, and every
     # reader on the page shows the relay's own verdict (truncated), in one read and in 1-byte reads.
-    from ..test_relay import FORGED
+    from ..net.test_relay import FORGED
 
     for cuts in ([], list(range(1, len(FORGED)))):
         with ReplayServer(FORGED, cuts) as up, RelayServer(up.url, "openai-chat") as relay:

@@ -5,24 +5,27 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Unpack
 
 from matplotlib.axes import Axes
 from matplotlib.collections import PatchCollection
-from matplotlib.figure import Figure
+from matplotlib.figure import Figure, SubFigure
 from matplotlib.patches import Rectangle
 
 from ...core.chunking import split_at
 from ...core.decoding import IncrementalUTF8Decoder
 from ...core.errors import BoundaryError
 from ...core.lines import LineSplitter
-from ...core.sse import SSEParser
+from ...core.sse import SSEParser, SSEParserOptions
 from ...i18n import text as _t
 from .common import CUT_COLOUR, MONO, _as_bytes
 from .glyphs import _families_for, _fit, chunk_text, drawable, visible_text
 from .png import _LayeredPicture, _whole_pixels
 
 
-def sse_layer_rows(data: bytes | str, cuts: Iterable[int] = (), **parser_options: object) -> list[dict]:
+def sse_layer_rows(
+    data: bytes | str, cuts: Iterable[int] = (), **parser_options: Unpack[SSEParserOptions]
+) -> list[dict]:
     """Feed ``data`` cut at ``cuts`` to one :class:`~lesson_lib.core.sse.SSEParser`; the state after each
     read.
 
@@ -33,7 +36,7 @@ def sse_layer_rows(data: bytes | str, cuts: Iterable[int] = (), **parser_options
     the parser fail, else ``None``; no read is fed after a failure).
     """
     data = _as_bytes(data)
-    parser = SSEParser(**parser_options)  # type: ignore[arg-type]
+    parser = SSEParser(**parser_options)
     rows, position = [], 0
     for number, chunk in enumerate(split_at(data, cuts), start=1):
         error, dispatched = None, []
@@ -52,9 +55,11 @@ def sse_layer_rows(data: bytes | str, cuts: Iterable[int] = (), **parser_options
     return rows
 
 
-def sse_close_state(data: bytes | str, cuts: Iterable[int] = (), **parser_options: object) -> dict:
+def sse_close_state(
+    data: bytes | str, cuts: Iterable[int] = (), **parser_options: Unpack[SSEParserOptions]
+) -> dict:
     """What ``close()`` says after all the reads: ``ended_mid`` and ``error`` (``None`` when clean)."""
-    parser = SSEParser(**parser_options)  # type: ignore[arg-type]
+    parser = SSEParser(**parser_options)
     try:
         for chunk in split_at(_as_bytes(data), cuts):
             parser.feed(chunk)
@@ -312,11 +317,11 @@ class LayersPicture:
         if unknown:
             raise ValueError(f"unknown columns {unknown}; known: {list(LAYER_COLUMNS)}")
         self.layout = _LayerLayout(len(self.rows), tuple(LAYER_COLUMNS[c][0] for c in self.columns))
-        self._picture = _LayeredPicture(
+        self._picture: _LayeredPicture[int | None] = _LayeredPicture(
             self.layout.size,
             self.layout.limits,
             lambda ax: _draw_layers_base(ax, self.rows, self.columns, self.layout),
-            lambda ax, step: _draw_layers_step(ax, self.rows, self.layout, step),  # type: ignore[arg-type]
+            lambda ax, step: _draw_layers_step(ax, self.rows, self.layout, step),
         )
 
     def png(self, step: int | None = None) -> bytes:
@@ -332,7 +337,7 @@ def draw_layers(
     *,
     step: int | None = None,
     ax: Axes | None = None,
-) -> Figure:
+) -> Figure | SubFigure:
     """The course's central picture: one row per read, one column per layer, each cell that layer's state.
 
     ``snapshots`` are the rows of :func:`sse_layer_rows` (or :func:`line_layer_rows`): the parser's own
@@ -350,4 +355,4 @@ def draw_layers(
     ax.set_ylim(*picture.layout.limits[1])
     _draw_layers_base(ax, picture.rows, picture.columns, picture.layout)
     _draw_layers_step(ax, picture.rows, picture.layout, step)
-    return ax.figure  # type: ignore[return-value]
+    return ax.figure  # the figure (or subfigure) that holds ``ax``

@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from matplotlib.axes import Axes
 from matplotlib.collections import PatchCollection
@@ -213,7 +214,14 @@ def legend_text(label: str, cutoffs: int, ranges: int) -> str:
 
 def _text(ax: Axes, x: float, y: float, text: str, **kwargs) -> None:
     shown, families = drawable(text, SANS)
-    options = {"ha": "left", "va": "center", "fontsize": 7.5, "family": families, "parse_math": False}
+    # Text properties of mixed types: matplotlib types ``Axes.text(**kwargs)`` as ``Any``.
+    options: dict[str, Any] = {
+        "ha": "left",
+        "va": "center",
+        "fontsize": 7.5,
+        "family": families,
+        "parse_math": False,
+    }
     options["zorder"] = 3
     options.update(kwargs)
     ax.text(x, y, shown, **options)
@@ -299,11 +307,11 @@ class OutcomeMapPicture:
         self.layout = outcome_map_layout(self.labels)
         width, height = self.layout.size_px
         size = _whole_pixels(width / 100, height / 100)
-        self._picture = _LayeredPicture(
+        self._picture: _LayeredPicture[int | None] = _LayeredPicture(
             size,
             ((0.0, float(width)), (float(height), 0.0)),
             lambda ax: _draw_map_base(ax, self.layout, title),
-            lambda ax, cutoff: _draw_map_cutoff(ax, self.layout, self.labels, cutoff),  # type: ignore[arg-type]
+            lambda ax, cutoff: _draw_map_cutoff(ax, self.layout, self.labels, cutoff),
         )
 
     def png(self, cutoff: int | None = None) -> bytes:

@@ -6,10 +6,12 @@ from __future__ import annotations
 import io
 import math
 from collections.abc import Callable
+from typing import Generic, TypeVar
 
 import numpy as np
 from matplotlib.artist import Artist
 from matplotlib.axes import Axes
+from matplotlib.backend_bases import RendererBase
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
@@ -59,13 +61,17 @@ class _Raster(Artist):
         self._flipped = np.ascontiguousarray(rgba[::-1])
         self.set_zorder(-10)
 
-    def draw(self, renderer) -> None:  # type: ignore[override]
+    def draw(self, renderer: RendererBase) -> None:
         gc = renderer.new_gc()
         renderer.draw_image(gc, 0, 0, self._flipped)
         gc.restore()
 
 
-class _LayeredPicture:
+#: What an overlay is drawn for: a step, a set of cuts, a cut-off...
+State = TypeVar("State")
+
+
+class _LayeredPicture(Generic[State]):
     """A picture whose static part is rendered once and whose overlay is redrawn on every change.
 
     ``draw_base(ax)`` draws what does not change; ``draw_overlay(ax, state)`` what does. :meth:`png`
@@ -79,7 +85,7 @@ class _LayeredPicture:
         size: tuple[float, float],
         limits: tuple[tuple[float, float], tuple[float, float]],
         draw_base: Callable[[Axes], None],
-        draw_overlay: Callable[[Axes, object], None],
+        draw_overlay: Callable[[Axes, State], None],
     ) -> None:
         self._size, self._limits = size, limits
         self._draw_base, self._draw_overlay = draw_base, draw_overlay
@@ -107,7 +113,7 @@ class _LayeredPicture:
         self._rgba = None
         self._overlay = None
 
-    def png(self, state: object) -> bytes:
+    def png(self, state: State) -> bytes:
         # One overlay figure is kept and reused: only the overlay's own artists are replaced, which
         # saves building a new Figure and Axes (and a new Agg buffer) for every redraw.
         if self._overlay is None:
@@ -122,7 +128,7 @@ class _LayeredPicture:
         previous[:] = [a for a in ax.get_children() if a not in before]
         return figure_png(fig)
 
-    def figure(self, state: object) -> Figure:
+    def figure(self, state: State) -> Figure:
         """Base and overlay drawn as vectors on one new figure (what :meth:`png` reproduces)."""
         fig, ax = self._new_figure()
         self._draw_base(ax)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TypedDict
 
 from matplotlib.axes import Axes
 from matplotlib.collections import LineCollection, PatchCollection
-from matplotlib.figure import Figure
+from matplotlib.figure import Figure, SubFigure
 from matplotlib.patches import Rectangle
 
 from ...core.decoding import char_spans
@@ -34,6 +35,14 @@ _BOTTOM = 0.46  # two legend lines
 _MIN_COLUMNS = 17  # narrower strips would cut the legend
 _PAD = 0.4  # cells of margin left and right
 _GLYPH_Y, _CELL_Y0, _CELL_Y1, _MARK_Y, _BAND_Y0, _BAND_Y1 = 0.15, 0.30, 0.62, 0.665, 0.71, 0.76
+
+
+class _Edge(TypedDict):
+    """The cells' edge, as keywords of ``PatchCollection``."""
+
+    edgecolor: str
+    linewidth: float
+    zorder: float
 
 
 def _lighter(colour: str, amount: float = 0.55) -> str:
@@ -80,7 +89,7 @@ class _StripLayout:
 
     def segments(self, start: int, end: int) -> list[tuple[float, float, float]]:
         """The horizontal pieces ``(x0, x1, row_top)`` of the byte range ``[start, end)``, one per row."""
-        pieces = []
+        pieces: list[tuple[float, float, float]] = []
         while start < end:
             column, top = self.xy(start)
             stop = min(end, start - column + self.per_row)
@@ -168,7 +177,7 @@ def _draw_strip_base(ax: Axes, data: bytes, layout: _StripLayout, corrupting: Se
             parse_math=False,
             zorder=3,
         )
-    edge = {"edgecolor": "#868e96", "linewidth": 0.5, "zorder": 2}
+    edge: _Edge = {"edgecolor": "#868e96", "linewidth": 0.5, "zorder": 2}
     if plain:
         ax.add_collection(PatchCollection(plain, facecolor=plain_colours, gid="lead", **edge))
     if hatched:
@@ -292,7 +301,7 @@ def draw_byte_strip(
     *,
     corrupting: Sequence[int] | None = None,
     bytes_per_row: int = 24,
-) -> Figure:
+) -> Figure | SubFigure:
     """Draw ``data`` as a strip of byte cells, cut into reads at ``cuts``; return the figure.
 
     Each cell shows the byte in hex and is coloured by the character it belongs to (from
@@ -319,7 +328,7 @@ def draw_byte_strip(
     ax.set_ylim(*layout.limits[1])
     _draw_strip_base(ax, data, layout, corrupting)
     _draw_strip_cuts(ax, data, layout, cuts)
-    return ax.figure  # type: ignore[return-value]
+    return ax.figure  # the figure (or subfigure) that holds ``ax``
 
 
 class ByteStripPicture:
@@ -329,15 +338,17 @@ class ByteStripPicture:
     bars over them. ``png(cuts)`` is pixel-identical to ``figure_png(draw_byte_strip(data, cuts))``.
     """
 
-    def __init__(self, data: bytes | str, bytes_per_row: int = 24, corrupting: Sequence[int] | None = None):
+    def __init__(
+        self, data: bytes | str, bytes_per_row: int = 24, corrupting: Sequence[int] | None = None
+    ) -> None:
         self.data = _as_bytes(data)
         self.layout = _StripLayout(len(self.data), bytes_per_row)
         self._corrupting = None if corrupting is None else sorted(set(corrupting))
-        self._picture = _LayeredPicture(
+        self._picture: _LayeredPicture[Sequence[int]] = _LayeredPicture(
             self.layout.size,
             self.layout.limits,
             lambda ax: _draw_strip_base(ax, self.data, self.layout, self._corrupting),
-            lambda ax, cuts: _draw_strip_cuts(ax, self.data, self.layout, cuts),  # type: ignore[arg-type]
+            lambda ax, cuts: _draw_strip_cuts(ax, self.data, self.layout, cuts),
         )
 
     @property

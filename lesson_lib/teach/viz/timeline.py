@@ -48,9 +48,9 @@ def draw_clock_timeline(
     an injected clock (a fake clock in lessons), so the picture is the same on every run.
     """
     end = max((t for t, _ in marks), default=0.0)
-    span = None
-    if fired is not None and limits.get(fired) is not None:
-        span = expiry(marks, fired, float(limits[fired]))  # type: ignore[arg-type]
+    limit = None if fired is None else limits.get(fired)
+    span = None if fired is None or limit is None else expiry(marks, fired, float(limit))
+    if span is not None:
         end = max(end, span[1])
     end = end * 1.08 or 1.0
     width, height = _whole_pixels(_W + 2.2, 0.55 + _LANE_H * len(LANES) + 0.55)
@@ -95,7 +95,7 @@ def draw_clock_timeline(
             )
     if span is not None:
         ax.axvline(span[1], color=FIRED_COLOUR, linewidth=1.6, zorder=4)
-        ran_out, families = drawable(_t("viz.timeline.ran_out", clock=fired, limit=f"{limits[fired]:g}"))
+        ran_out, families = drawable(_t("viz.timeline.ran_out", clock=fired, limit=f"{limit:g}"))
         ax.text(
             span[1],
             len(LANES) - 0.35,

@@ -24,8 +24,8 @@ from lesson_lib.core.contracts import (
 from lesson_lib.core.sse import Event, SSEParser
 from lesson_lib.net.http import resume_responses, resume_sse, stream_http
 from lesson_lib.net.replay import ReplayServer
+from tests.core.test_completion import chat, ollama
 from tests.strategies import partitions
-from tests.test_completion import chat, ollama
 
 ANSWER = "你好，café 🙂 完成"
 

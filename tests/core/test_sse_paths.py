@@ -30,8 +30,8 @@ from lesson_lib import Event, ReferenceSSEParser, SSEParser
 from lesson_lib.captures import load, manifest
 from lesson_lib.core import sse_fast as sse
 from lesson_lib.core.errors import BoundaryError
+from tests.core.test_sse_runs import run_texts
 from tests.strategies import all_chunkings, partitions, sse_streams, where
-from tests.test_sse_runs import run_texts
 
 # -- the adapters: how each path is forced -----------------------------------------------------------------
 

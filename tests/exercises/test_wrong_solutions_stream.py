@@ -25,8 +25,8 @@ from lesson_lib.exercises.checkers_stream import (
     run_timed,
 )
 from lesson_lib.i18n import get_language, set_language
+from tests.strategies import partitions
 
-from .strategies import partitions
 from .wrong_solutions import bug_hunt
 
 #: bug -> (corpus, due, truth units, keywords of the call, right variants, join-everything wrong ones)

@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 from lesson_lib import Comment, Event, SSEParser
 from lesson_lib.core import sse_fast as sse
 from lesson_lib.core.sse_runs import EventRun, find_event_run
+from tests.core.test_sse import reference_parse
 from tests.strategies import partitions
-from tests.test_sse import reference_parse
 
 
 def rebuild(run: EventRun) -> str:

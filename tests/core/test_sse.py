@@ -542,7 +542,7 @@ def test_a_last_event_id_that_is_not_a_str_is_refused_before_anything_is_built(P
 
 
 # -- a fast differential check: every path of the fast parser against the reference ------------------------
-# tests/test_sse_paths.py is the full check (minutes); this one runs in seconds, so that a change that
+# tests/core/test_sse_paths.py is the full check (minutes); this one runs in seconds, so that a change that
 # breaks one path of the fast parser fails here too. Each body is fed in 1- and 7-byte reads (the long
 # one only in 64-byte reads), in 64-byte reads and in two pieces, with and without small limits, through
 # every forced path (the layers only; one pass with runs off; runs forced on for every read, which also
@@ -579,7 +579,12 @@ def _fast_corpus():
 def test_every_fast_path_agrees_with_the_reference_on_a_small_corpus(Parser):
     """The fast parser: every forced path agrees with the reference, read by read. The reference: its
     result is the same in every cutting (what the fast paths are compared with)."""
-    from tests.test_sse_paths import SAME_CHUNKS, _run, all_paths, assert_all_agree  # (a circular import)
+    from tests.core.test_sse_paths import (  # (a circular import)
+        SAME_CHUNKS,
+        _run,
+        all_paths,
+        assert_all_agree,
+    )
 
     for body, chunks, options in _fast_corpus():
         if Parser is SSEParser:
@@ -592,8 +597,8 @@ def test_every_fast_path_agrees_with_the_reference_on_a_small_corpus(Parser):
 @settings(deadline=None, max_examples=25)
 @given(st.data())
 def test_every_fast_path_agrees_with_the_reference_on_fuzzed_bodies(Parser, data):
-    from tests.test_sse_paths import SAME_CHUNKS, _run, all_paths, assert_all_agree, fuzzed_bodies
-    from tests.test_sse_paths import options as path_options
+    from tests.core.test_sse_paths import SAME_CHUNKS, _run, all_paths, assert_all_agree, fuzzed_bodies
+    from tests.core.test_sse_paths import options as path_options
 
     body = data.draw(fuzzed_bodies() if Parser is SSEParser else sse_streams())
     chunks = data.draw(partitions(body))

@@ -2,8 +2,8 @@
 and cut description is Chinese, the language is read when a check runs (not when lesson_lib is imported),
 and the checkers' decisions never depend on English words (a mismatch is recognised by its tag).
 
-The same wrong answers as ``tests/test_exercise_checkers.py`` are used, so the Chinese reports are checked
-on the cases the English ones are.
+The same wrong answers as ``tests/exercises/test_exercise_checkers.py`` are used, so the Chinese reports
+are checked on the cases the English ones are.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from lesson_lib.exercises.checkers import (
     check_pipeline,
     show_challenge,
 )
-from tests.test_exercise_checkers import (
+from tests.exercises.test_exercise_checkers import (
     ANSWER_WORDS,
     WRONG_ASSEMBLERS,
     WRONG_CUTS,

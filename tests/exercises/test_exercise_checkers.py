@@ -36,7 +36,7 @@ from lesson_lib.exercises.checkers_bugs import CHAT_TEXT, FUNCTION_NAMES, chat_f
 from lesson_lib.exercises.checkers_core import chunkings, classify_cut, shrink
 from lesson_lib.i18n import get_language, set_language
 
-EXERCISES = Path(__file__).resolve().parent.parent / "notebooks" / "exercises"
+EXERCISES = Path(__file__).resolve().parents[2] / "notebooks" / "exercises"
 
 #: Words that would give a fix away; no hint may contain them.
 ANSWER_WORDS = ("final=True", "finally", "try:", "getincrementaldecoder", "after_cr", "+ 1]", "index(")

@@ -24,7 +24,7 @@ from lesson_lib.teach.widgets import (
 
 TEXT = "café 你好🙂"  # c a f é(2) SP 你(3) 好(3) 🙂(4): 16 bytes
 STREAM = "data: 你好🙂\r\n\r\ndata: 第二行\n\n".encode()
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 VIEW = "application/vnd.jupyter.widget-view+json"
 
 

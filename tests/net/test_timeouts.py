@@ -29,7 +29,7 @@ from lesson_lib.net.http import (
     stream_http_updates,
 )
 from lesson_lib.net.replay import ReplayServer
-from tests.test_completion import TEXT, anthropic, chat
+from tests.core.test_completion import TEXT, anthropic, chat
 
 
 class FakeClock:

@@ -44,9 +44,9 @@ from lesson_lib.core.framing import (
 from lesson_lib.core.sse import Event, SSEParser
 from lesson_lib.net.relay_variants import OUTCOME_EVENT, Plan, relay_bytes
 
-from .strategies import partitions
+from tests.strategies import partitions
 
-LIB = Path(__file__).resolve().parent.parent / "lesson_lib"
+LIB = Path(__file__).resolve().parents[2] / "lesson_lib"
 #: Where names may be compared: the registries themselves.
 REGISTRIES = (LIB / "core" / "framing.py", LIB / "core" / "contracts")
 

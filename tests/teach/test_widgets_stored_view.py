@@ -29,7 +29,7 @@ from lesson_lib.teach.widgets import (
     ValueExplorer,
 )
 
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 STREAM = "data: 你好🙂\r\n\r\ndata: café\n\n"
 EXPLORER, NOTICE = "bl-explorer", "bl-stored-notice"
 

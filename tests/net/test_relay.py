@@ -23,8 +23,7 @@ from lesson_lib.core.sse import SSEParser
 from lesson_lib.net.relay import RelayReply, RelayServer, read_relay
 from lesson_lib.net.relay_variants import ESCAPE_PREFIX, OUTCOME_EVENT, VARIANTS, Plan, relay_bytes
 from lesson_lib.net.replay import ReplayServer
-
-from .strategies import partitions
+from tests.strategies import partitions
 
 MODEL = "gpt-4o-mini"
 REWRITE = (MODEL, "gateway-model")
@@ -442,7 +441,7 @@ def test_a_relay_stops_by_itself_after_its_lifetime() -> None:
 
 def test_the_relays_deadline_counts_from_its_upstream_request_headers_included() -> None:
     # An upstream that dribbles its headers for 5 s: the relay's deadline of 1 s ends it, in-band.
-    from tests.test_timeouts import DRIBBLED_HEADERS, ScriptedServer
+    from tests.net.test_timeouts import DRIBBLED_HEADERS, ScriptedServer
 
     with ScriptedServer(DRIBBLED_HEADERS) as up, RelayServer(up.url, "openai-chat", deadline=1.0) as relay:
         started = time.monotonic()

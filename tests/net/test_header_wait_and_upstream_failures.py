@@ -18,7 +18,7 @@ import pytest
 from lesson_lib import Outcome, StreamResult, consume, split_at
 from lesson_lib.captures import load
 from lesson_lib.net import RelayServer, ReplayServer, read_relay, stream_http
-from tests.test_timeouts import BOTH, DONE_BODY, ScriptedServer, _no_watchdog_left
+from tests.net.test_timeouts import BOTH, DONE_BODY, ScriptedServer, _no_watchdog_left
 
 # 8 header lines, one every 0.2 s: 1.6 s of headers, no read of them longer than 0.2 s.
 TRICKLED = (

@@ -27,7 +27,7 @@ from lesson_lib.teach.widgets import (
     LineExplorer,
     ValueExplorer,
 )
-from tests.test_timeouts import PING, START, FakeClock, TimedSource
+from tests.net.test_timeouts import PING, START, FakeClock, TimedSource
 
 STREAM = "data: 你好🙂\r\n\r\nid: 7\ndata: 第二行\n\ndata: x".encode()
 TOOLS = next(name for name in captures.names() if captures.load(name).tool_calls)

@@ -5,7 +5,7 @@ where ``solution`` is what a learner would pass, written the way a real learner 
 keys are the ``checkers.*`` catalogue entries whose text the checker's answer must contain (they name what
 is wrong); and ``RIGHT``: ``(checker, name, solution)``, correct solutions that differ from the reference
 (lesson_lib's own parsers, a generator instead of a list, ...) and must pass. ``checker`` is the argument
-of :func:`tests.wrong_solutions.run`. ``tests/test_wrong_solutions.py`` runs them all.
+of :func:`tests.wrong_solutions.run`. ``tests/exercises/test_wrong_solutions.py`` runs them all.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 What must hold (lesson_lib.core.values, fed by lesson_lib.core.contracts):
 
 * the same ``tool_calls`` and ``reasoning_text`` whatever the reads (property, below, and over every capture
-  in tests/test_captures_outcomes.py);
+  in tests/core/test_captures_outcomes.py);
 * ``arguments`` only when the service closed the call and the whole text parses strictly; a closed call
   whose text does not parse says so in ``error``;
 * a closed call's text never grows, and no prefix of a stream yields a closed call shorter than the final;
@@ -26,8 +26,7 @@ from lesson_lib.core.chunking import one_byte_chunks, split_at
 from lesson_lib.core.completion import check_options
 from lesson_lib.core.options import OptionError
 from lesson_lib.core.values import Provisional, ValueAssembler, parse_arguments
-
-from .strategies import partitions, tricky_text
+from tests.strategies import partitions, tricky_text
 
 # -- little stream builders (wire shapes as in CONTRACTS.md) ------------------------------------------------
 

@@ -1,7 +1,7 @@
 """The completion boundary, one service at a time: what each complete unit means.
 
 Streams here are tiny and hand-written; each test feeds complete units (events or JSON values) to one
-contract and checks the signals. Chunking is the business of tests/test_completion.py.
+contract and checks the signals. Chunking is the business of tests/core/test_completion.py.
 """
 
 from __future__ import annotations

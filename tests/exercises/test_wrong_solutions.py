@@ -1,5 +1,6 @@
-"""Every plausible wrong solution of the corpus (tests/wrong_solutions/) is rejected with the hint that names
-its mistake, and every right variant passes; no checker answers a learner's wrong type with a traceback."""
+"""Every plausible wrong solution of the corpus (tests/exercises/wrong_solutions/) is rejected with the hint
+that names its mistake, and every right variant passes; no checker answers a learner's wrong type with a
+traceback."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ from lesson_lib import consume
 from lesson_lib.core.activity import ActivityLog
 from lesson_lib.teach.viz import draw_clock_timeline, figure_png
 from lesson_lib.teach.viz.timeline import FIRED_COLOUR, expiry
-from tests.test_timeouts import PING, START, FakeClock, TimedSource
+from tests.net.test_timeouts import PING, START, FakeClock, TimedSource
 
 LIMITS = {"idle_timeout": 0.5, "progress_timeout": 0.35, "deadline": None}
 

@@ -117,7 +117,7 @@ CASES = [
     (errors, workload)
     for errors in ("strict", "replace")
     for workload in WORKLOADS
-    if not (workload == "invalid bytes" and errors == "strict")  # strict stops there (tests/test_sse.py)
+    if not (workload == "invalid bytes" and errors == "strict")  # strict stops there (tests/core/test_sse.py)
 ]
 
 

@@ -24,7 +24,7 @@ from lesson_lib.core.completion import Outcome, StreamResult, consume
 from lesson_lib.core.contracts import CONTRACTS
 from lesson_lib.core.sse import Event, parse_sse
 
-DATA = Path(__file__).resolve().parent.parent / "data"
+DATA = Path(__file__).resolve().parents[2] / "data"
 CAPTURES = json.loads((DATA / "manifest.json").read_text(encoding="utf-8"))["captures"]
 IDS = [capture["file"] for capture in CAPTURES]
 COMPLETED = [c for c in CAPTURES if c["outcome"] == "completed"]

@@ -30,8 +30,8 @@ from lesson_lib import (
 )
 from lesson_lib.captures import load, names
 from lesson_lib.core.contracts import CONTRACTS, NEEDS_REQUEST_ID, TextDelta
+from tests.core.test_completion import TEXT, CountingSource, anthropic, chat, data, sse
 from tests.strategies import partitions, sse_streams
-from tests.test_completion import TEXT, CountingSource, anthropic, chat, data, sse
 
 
 def ids(contract: str) -> dict:

@@ -1,0 +1,1 @@
+"""Tests of lesson_lib.core: the sans-IO parser, its layers and consume()."""

@@ -1,0 +1,1 @@
+"""Tests of lesson_lib.exercises: the checkers, the answers and the corpus of wrong solutions."""

@@ -1,0 +1,1 @@
+"""Tests of lesson_lib.teach: the pictures (viz) and the widgets."""
