@@ -43,7 +43,6 @@ from lesson_lib.core.framing import (
 )
 from lesson_lib.core.sse import Event, SSEParser
 from lesson_lib.net.relay_variants import OUTCOME_EVENT, Plan, relay_bytes
-
 from tests.strategies import partitions
 
 LIB = Path(__file__).resolve().parents[2] / "lesson_lib"

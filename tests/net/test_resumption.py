@@ -44,9 +44,9 @@ from lesson_lib.net.resumption import (
     cannot_repair,
     default_resume_url,
 )
-from tests.strategies import partitions, sse_streams
 from tests.net.test_http import CUT_BY_AN_ERROR, SMALL, _CompressingServer, numbered
 from tests.net.test_resume_protocols import CUT, MCP_BODY, RESPONSES_BODY, boundaries
+from tests.strategies import partitions, sse_streams
 
 # --- the list of what a reconnection cannot repair ------------------------------------------------------
 
