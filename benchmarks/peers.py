@@ -4,9 +4,10 @@ Four sections, each a function of a :class:`Config` returning a :class:`~benchma
 
 ``agreement``   every parser finds lesson_lib's events in both streams at every read size, so the timings
                 compare equivalent work; small edge cases show where a peer does less
-``throughput``  MB/s on six stream shapes (OpenAI chat, Anthropic messages, heartbeats, an id on every
-                event, Gemini CRLF, 200 KiB tool calls) in reads of 1 B to 64 KiB, each parser's time as
-                a ratio to lesson_lib's in the same round; the targets of issue 13, held or missed
+``throughput``  MB/s on eight stream shapes (OpenAI chat, Anthropic messages, heartbeats, an id on every
+                event, Gemini CRLF, 200 KiB tool calls; issue 24: an event, an id and a data line in
+                every event, with LF and with CRLF endings) in reads of 1 B to 64 KiB, each parser's
+                time as a ratio to lesson_lib's in the same round; the targets of issue 13, held or missed
 ``long_event``  one long ``data:`` line in 64-byte reads, 64 KiB against 1 MiB: which parsers are linear
 ``pipeline``    ``consume(reads, "openai-chat")`` against the openai SDK's own ``Stream`` over the same bytes
 

@@ -20,8 +20,8 @@ pay (``benchmarks/README.md``):
   64 KiB reads of a 2 MiB stream the first read through the layers was about 5 % of the time;
 * the field loop works on local variables, tries blank, ``data: `` and ``event: `` lines first, and
   builds each :class:`Event` by setting its slots directly;
-* in a large read, the whole events of the shapes LLM streams use (``data:``; ``event:`` then ``data:``;
-  ``id:`` then ``data:``) are split out in C loops (:mod:`lesson_lib.core.sse_runs`, one split per read; its
+* in a large read, the whole events of the shapes LLM streams use (``data:``, after an ``event:`` line,
+  an ``id:`` line, or both in either order) are split out in C loops (:mod:`lesson_lib.core.sse_runs`, one split per read; its
   docstring gives what each of its steps was measured to save) rather than line by line; CRLF endings
   are made LF first, and heartbeat comments between events stay in a run (when comments are not
   reported) once the stream has sent one, or when a read holds one and no run without them (the read that
@@ -37,17 +37,18 @@ pay (``benchmarks/README.md``):
 * a data line that came in pieces has its value joined without the ``data: `` rather than joined and then
   copied again to cut it off (1.2-1.7x on 200 KiB events in 64-byte to 64 KiB reads);
 * a read that ends one data line and then the blank line dispatches its event without the field loop;
-* in small reads of one-line events (OpenAI, Gemini), the read that ends an event leaves the next data
-  line's start undecoded, and the read that ends that line is split in its bytes at the blank line: the
-  value is decoded once, straight into the event (:meth:`FastSSEParser._feed_data_event`);
-* in the smallest reads (up to 16 bytes), the read that ends an event leaves the next line's start
-  undecoded whatever it is, and a read that ends an ``id:`` or ``event:`` line so begun sets the field
-  from the line's bytes (:meth:`FastSSEParser._feed_field_line`): 1.10-1.14x on Anthropic's stream and
-  1.03x on the id stream in 7-byte reads, the same within noise in 1-byte reads.
+* in small reads (up to 256 bytes), the read that ends lines leaves the next line's start undecoded, and
+  the read that ends that line is read in its bytes: the rest of a data line, its blank line and the next
+  line's start (:meth:`FastSSEParser._feed_data_event`: the value decoded once, straight into the event),
+  or any lines that are blank, comments, ``data: ``, ``event: `` or ``id: `` lines, all ended by LF or
+  all by CRLF (:meth:`FastSSEParser._feed_line_bytes`: only the complete lines decoded, one field line
+  set without the field loop's set-up). Before issue 24 the second took only ``id:`` and ``event:``
+  lines, LF-ended, in reads of up to 16 bytes, and a CRLF stream with ``event:`` and ``id:`` lines went
+  to the field loop line by line. (The data event's path, with the undecoded start of the next data line:
+  1.15-1.25x on Gemini's stream and 1.05-1.1x on OpenAI's in 64-byte reads, measured when it came.)
 
-Measured together, the three before the last against the parser without them, in 64-byte reads
-(interleaved CPU-time medians): 1.15-1.25x on the Gemini stream, 1.05-1.1x on OpenAI's, the same within
-noise on Anthropic's, the id and the heartbeat streams, and in 7-byte and 1 KiB reads.
+Each fast path is a method that proves it may take the read (or returns ``None``, having changed nothing,
+and the next is tried): :meth:`FastSSEParser._feed_lines` tries them in turn.
 
 In ``errors="replace"`` mode no read takes the one-pass path: every read that ends lines, and the bytes
 of reads without a line ending once a few KiB wait, go through the layers, which keep the unfinished line
@@ -63,7 +64,9 @@ from __future__ import annotations
 import re
 from codecs import utf_8_decode
 from collections import deque
+from collections.abc import Callable, Iterable
 from itertools import repeat
+from typing import cast
 
 from .decoding import (
     IncrementalUTF8Decoder,
@@ -86,7 +89,8 @@ _set_type = Event.__dict__["type"].__set__
 _set_data = Event.__dict__["data"].__set__
 _set_last_event_id = Event.__dict__["last_event_id"].__set__
 _ANY_ENDING = re.compile(r"\r\n|\r|\n")  # the SSE line endings, as the line splitter finds them
-_exhaust = deque(maxlen=0).extend  # run an iterator to its end, in C (the itertools "consume" recipe)
+#: Run an iterator to its end, in C (the itertools "consume" recipe).
+_exhaust: Callable[[Iterable[object]], None] = deque[object](maxlen=0).extend
 #: Reads shorter than this (in characters) never look for a run of whole events (``sse_runs``): below
 #: about 4 KiB a read holds too few events to repay the search (measured: slower up to 2 KiB reads,
 #: 1.15x faster at 8 KiB, 1.3-1.45x at 64 KiB).
@@ -395,7 +399,13 @@ class FastSSEParser(ParserViews):
         if not self._parts and not self._held and len(chunk) <= _SMALL_READ:
             raw = self._raw
             data = raw + chunk if raw else chunk
-            out = self._feed_data_event(data)
+            # The data event's first tests are asked here: a call that fails costs more than the tests, and
+            # one test more per read cost 1.5-3 % in 64-byte reads of the chat stream (its raw bytes hold no
+            # line ending: the read's LFs are all of them).
+            if chunk.count(10) == 2 and data.startswith(b"data: "):
+                out = self._feed_data_event(data)
+            else:
+                out = None
             if out is None:
                 out = self._feed_line_bytes(data)
             if out is not None:
@@ -410,9 +420,10 @@ class FastSSEParser(ParserViews):
         line ending does. Where the line came in pieces, it was otherwise decoded with the line, joined and
         cut once or twice (the CR, the ``data: ``).
 
-        Returns ``None``, having changed nothing, for any other read, or one that could raise.
+        The caller has seen that the read holds two LFs and ``data: `` first (:meth:`_feed_lines`). Returns
+        ``None``, having changed nothing, for any other read, or one that could raise.
         """
-        if data.count(10) != 2 or self._data or not data.startswith(b"data: "):
+        if self._data:  # data lines pending: the event has more than this one
             return None
         crlf = 13 in data
         halves = data.split(b"\r\n\r\n" if crlf else b"\n\n")
@@ -449,90 +460,146 @@ class FastSSEParser(ParserViews):
 
     def _feed_line_bytes(self, data: bytearray | bytes) -> list[Event | Comment] | None:
         """A small read that ends lines whose bytes all waited undecoded, every complete line blank, a
-        comment, or a ``data: ``, ``event: `` or ``id: `` line (with its space), each ended by LF or CRLF,
-        or by a CR that is the read's last byte (its LF may come next). In small reads of every stream
-        shape this is most reads that end lines: an ``event:`` and an ``id:`` line, the end of a data line,
-        the blank line, in LF and CRLF streams alike.
+        comment, or a ``data: ``, ``event: `` or ``id: `` line (with its space), all ended by LF, or all by
+        CRLF (the last perhaps by a CR that ends the read: its LF may come next). In small reads of every
+        stream shape this is most reads that end lines: an ``event:`` and an ``id:`` line, the end of a data
+        line, the blank line, in LF and CRLF streams alike.
 
-        Each value is decoded from its bytes straight into its field, by the field loop's rules
-        (:meth:`_process`); the unfinished last line stays undecoded, as a read without a line ending
-        does, so that the read that ends it may come here too. Returns ``None``, having changed nothing, if
-        a line is anything else (``retry``, a field without its space, a CR alone), a value is not valid
-        UTF-8, or a line or the event might cross its limit: the general path or the layers then take it.
+        Only the complete lines are decoded, and interpreted by the field loop's rules (:meth:`_process`);
+        the unfinished last line stays undecoded, as a read without a line ending leaves it, so that the
+        read that ends it may come here too. Returns ``None``, having changed nothing, if a line is
+        anything else (``retry``, a field without its space, a CR alone, LF and CRLF mixed), the lines are
+        not valid UTF-8, or a line or the event might cross its limit: the general path or the layers then
+        take the read.
         """
         size = len(data)
         start = 1 if self._after_cr and data.startswith(b"\n") else 0  # the LF of a CRLF cut by the reads
+        if start and size == 1:  # that LF alone (in the smallest reads of a CRLF stream, every other read)
+            self._bytes_in += 1
+            self._chars_in += 1
+            self._after_cr = False
+            return []
         crs = data.count(13)
-        final_cr = crs > 0 and data[-1] == 13  # the line is complete; an LF that comes next belongs to it
-        if crs and data.count(b"\r\n") != crs - final_cr:  # a CR alone: the regular expression decides
+        final_cr = False
+        if crs:
+            final_cr = data[-1] == 13  # the line is complete; an LF that comes next belongs to it
+            crlfs = data.count(b"\r\n")
+            if crlfs != crs - final_cr or crlfs != data.count(10) - start:  # a CR or an LF alone
+                return None
+        cut = size if final_cr else data.rfind(10) + 1  # where the unfinished line starts
+        if self._data_chars + cut > self._event_cap:  # a data line adds at most its bytes to the event
             return None
-        if self._data_chars + size > self._event_cap:  # a data line adds at most its bytes to the event
+        try:
+            text = data[start:cut].decode()
+        except UnicodeDecodeError:
             return None
-        lines = (data[1:] if start else data).split(b"\n")
-        tail = b"" if final_cr else lines.pop()  # the unfinished line (none after a final CR)
+        if crs:
+            lines = text.split("\r\n")
+            if final_cr:
+                lines[-1] = lines[-1][:-1]
+            else:
+                lines.pop()  # (the text ends with its last line's ending)
+        else:
+            lines = text.split("\n")
+            lines.pop()
+        tail = data[cut:]
         line_cap = self._line_cap
         if size > line_cap and (len(tail) > line_cap or max(map(len, lines), default=0) > line_cap):
             return None  # (bytes: at least the characters)
-        out: list[Event | Comment] = []
-        base, new = self._data, []  # the event's data lines before this read, and this read's
-        chars, event_type = self._data_chars, self._event_type
-        id_buffer, last_id, pending = self._id_buffer, self._last_event_id, self._fields_pending
-        comment_seen, comments = self._comment_seen, self._comments
-        extra = 0  # bytes of the complete lines beyond their characters
-        dispatched = 0
-        try:
-            for line in lines:
-                if crs and line.endswith(b"\r"):
-                    line = line[:-1]
-                if not line:  # a blank line: dispatch
-                    last_id = id_buffer
-                    pending = False
-                    if base or new:
-                        event = _new_object(Event)
-                        _set_type(event, event_type or "message")
-                        _set_data(event, "\n".join(base + new if base else new))
-                        _set_last_event_id(event, last_id)
-                        out.append(event)
-                        dispatched += 1
-                        base, new, chars = [], [], 0
-                    event_type = ""
-                    continue
-                if line.startswith(b"data: "):
-                    value = line[6:].decode()
-                    new.append(value)
-                    chars += len(value) + 1
-                    extra += len(line) - 6 - len(value)
-                elif line.startswith(b"event: "):
-                    value = event_type = line[7:].decode()
-                    extra += len(line) - 7 - len(value)
-                elif line.startswith(b"id: "):
-                    value = line[4:].decode()
-                    if "\x00" not in value:  # the spec ignores an id with U+0000
-                        id_buffer = value
-                    extra += len(line) - 4 - len(value)
-                elif line.startswith(b":"):  # a comment
-                    value = line.decode()
-                    comment_seen = True
-                    if comments:
-                        out.append(Comment(value[2:] if value.startswith(" ", 1) else value[1:]))
-                    extra += len(line) - len(value)
-                    continue
-                else:
-                    return None
-                pending = True
-        except UnicodeDecodeError:
-            return None
-        # Every line was taken: keep what it did.
-        cut = size - len(tail)
+        out: list[Event | Comment]
+        line = lines[0] if len(lines) == 1 else ":"  # (one line: most reads that end lines in small reads)
+        if not line:  # the blank line alone: dispatch, as the field loop does
+            self._last_event_id = last_id = self._id_buffer
+            data_lines = self._data
+            if data_lines:
+                event = _new_object(Event)
+                _set_type(event, self._event_type or "message")
+                _set_data(event, "\n".join(data_lines))
+                _set_last_event_id(event, last_id)
+                self._data, self._data_chars = [], 0
+                self._events_out += 1
+                out = [event]
+            else:
+                out = []
+            self._event_type = ""
+            self._fields_pending = False
+        elif line.startswith("data: "):
+            self._data_chars += len(line) - 5
+            data_lines = self._data
+            data_lines.append(line[6:])
+            if not len(data_lines) % CHECK_EVERY:  # many short lines: join them in groups (memory)
+                compact_tail(data_lines, "\n")
+            self._fields_pending = True
+            out = []
+        elif line.startswith("event: "):
+            self._event_type = line[7:]
+            self._fields_pending = True
+            out = []
+        elif line.startswith("id: "):
+            value = line[4:]
+            if "\x00" not in value:  # the spec ignores an id with U+0000
+                self._id_buffer = value
+            self._fields_pending = True
+            out = []
+        else:  # several lines, or a comment
+            taken = self._take_lines(lines)
+            if taken is None:
+                return None
+            out = taken
+        # Every line was taken: keep where the unfinished line starts, and the counts.
         self._bytes_in += cut  # (no bytes were held: the caller saw it)
-        self._chars_in += cut - extra
+        self._chars_in += start + len(text)
         self._lines_out += len(lines)
         raw = self._raw
         raw.clear()
         raw += tail
-        self._after_cr = bool(final_cr)
+        self._after_cr = final_cr
         room = line_cap  # nothing is decoded of the unfinished line: all of it waits in _raw
         self._raw_room = room if room < _RAW_MAX_BYTES else _RAW_MAX_BYTES
+        return out
+
+    def _take_lines(self, lines: list[str]) -> list[Event | Comment] | None:
+        """Interpret complete lines that are all blank, comments, or ``data: ``, ``event: `` and ``id: ``
+        lines, by the field loop's rules (:meth:`_process`), for :meth:`_feed_line_bytes`: the events they
+        complete, or ``None``, having changed nothing, if one is any other line. The caller has seen that
+        neither a line nor the event can cross its limit."""
+        out: list[Event | Comment] = []
+        base, new = self._data, cast("list[str]", [])  # the event's data lines before these, and theirs
+        chars, event_type = self._data_chars, self._event_type
+        id_buffer, last_id, pending = self._id_buffer, self._last_event_id, self._fields_pending
+        comment_seen, comments = self._comment_seen, self._comments
+        dispatched = 0
+        for line in lines:
+            if not line:  # a blank line: dispatch
+                last_id = id_buffer
+                pending = False
+                if base or new:
+                    event = _new_object(Event)
+                    _set_type(event, event_type or "message")
+                    _set_data(event, "\n".join(base + new if base else new))
+                    _set_last_event_id(event, last_id)
+                    out.append(event)
+                    dispatched += 1
+                    base, new, chars = [], [], 0
+                event_type = ""
+                continue
+            if line.startswith("data: "):
+                new.append(line[6:])
+                chars += len(line) - 5
+            elif line.startswith("event: "):
+                event_type = line[7:]
+            elif line.startswith("id: "):
+                value = line[4:]
+                if "\x00" not in value:  # the spec ignores an id with U+0000
+                    id_buffer = value
+            elif line.startswith(":"):  # a comment
+                comment_seen = True
+                if comments:
+                    out.append(Comment(line[2:] if line.startswith(" ", 1) else line[1:]))
+                continue
+            else:
+                return None
+            pending = True
         if base is not self._data:
             self._data = base
         data_lines = self._data
@@ -557,6 +624,7 @@ class FastSSEParser(ParserViews):
         UTF-8, a line or event limit possibly crossed): the layers then take it.
         """
         held, raw = self._held, self._raw
+        data: bytes | bytearray
         if held:  # the first bytes of a character cut by the last read that ended lines
             data = held + raw + chunk
         elif raw:
@@ -604,6 +672,7 @@ class FastSSEParser(ParserViews):
                 if len(pieces) == 1:  # only the LF of a CRLF whose CR ended the last read, then text
                     return self._no_line_ends(data, consumed, text, body)
         if run is None:
+            assert pieces is not None  # (for the type checker: split above when no run was found)
             tail = pieces.pop()
             if size > line_cap and (
                 pending + len(pieces[0]) > line_cap
@@ -709,7 +778,9 @@ class FastSSEParser(ParserViews):
                 self._comment_seen = True
         return run
 
-    def _no_line_ends(self, data: bytearray | bytes, consumed: int, text: str, body: str) -> list | None:
+    def _no_line_ends(
+        self, data: bytearray | bytes, consumed: int, text: str, body: str
+    ) -> list[Event | Comment] | None:
         """The read brought the LF of a CRLF whose CR ended the last read, then text without a line ending:
         no line completes; the text joins the unfinished line (``None``, changing nothing, if the line
         might cross its limit: the layers then say exactly)."""
@@ -828,7 +899,8 @@ class FastSSEParser(ParserViews):
         except StreamDecodeError as exc:
             self._state = "failed"
             # Finish what came before the bad byte; an error earlier in the stream wins.
-            exc.outputs = self._feed_text(exc.text_before, byte_base) if exc.text_before else []
+            done = self._feed_text(exc.text_before, byte_base) if exc.text_before else []
+            exc.outputs = cast("list[object]", done)
             raise
         if not text:
             return []
@@ -906,8 +978,9 @@ class FastSSEParser(ParserViews):
             lines = self._lines.feed(text)
         except LimitExceededError as exc:
             exc.offset = self._byte_offset(exc.char_index)
-            complete_lines, exc.outputs = exc.outputs, []
-            exc.outputs = self._process(complete_lines, len(complete_lines))  # may raise an earlier error
+            complete_lines, exc.outputs = cast("list[str]", exc.outputs), []
+            done = self._process(complete_lines, len(complete_lines))  # may raise an earlier error
+            exc.outputs = cast("list[object]", done)
             exc.event_index = self._events_out
             raise
         return self._process(lines, len(lines)) if lines else []
@@ -1006,5 +1079,5 @@ class FastSSEParser(ParserViews):
             line_index=self._lines.lines_out - lines_in_feed + number,
             event_index=self._events_out,
         )
-        error.outputs = done
+        error.outputs = cast("list[object]", done)
         raise error

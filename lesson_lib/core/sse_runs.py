@@ -38,7 +38,7 @@ from __future__ import annotations
 import re
 from itertools import repeat
 from operator import contains
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 _DATA_LINE = "data: "
 _TYPE_LINE = "event: "
@@ -62,7 +62,8 @@ def _event_start(heartbeats: bool, fields: tuple[str, ...]) -> re.Pattern[str]:
     :data:`_EVENT_STARTS`)."""
     pattern = _EVENT_STARTS.get((heartbeats, fields))
     if pattern is None:
-        source = "\n\n" + (_HEARTBEAT if heartbeats else "") + "".join(map(_FIELD_PATTERNS.get, fields))
+        lines = "".join(_FIELD_PATTERNS[field] for field in fields)
+        source = "\n\n" + (_HEARTBEAT if heartbeats else "") + lines
         pattern = _EVENT_STARTS[heartbeats, fields] = re.compile(source + _DATA_LINE)
     return pattern
 
@@ -146,7 +147,8 @@ def find_event_run(text: str, heartbeats: bool = False) -> EventRun | None:
     else:
         pieces = _event_start(heartbeats, fields).split(text)
     step = 1 + heartbeats + len(fields)
-    comments: list[str | None] | None = pieces[1::step] if heartbeats else None
+    # (the heartbeat's group is None where an event has none: re.split's list holds str and None)
+    comments = cast("list[str | None]", pieces[1::step]) if heartbeats else None
     values = [pieces[1 + heartbeats + number :: step] for number in range(len(fields))]
     datas = pieces[step::step]
     if not datas:
