@@ -20,13 +20,12 @@ pay (``benchmarks/README.md``):
   64 KiB reads of a 2 MiB stream the first read through the layers was about 5 % of the time;
 * the field loop works on local variables, tries blank, ``data: `` and ``event: `` lines first, and
   builds each :class:`Event` by setting its slots directly;
-* in a large read, the whole events of the shapes LLM streams use (``data:``, after an ``event:`` line,
-  an ``id:`` line, or both in either order) are split out in C loops (:mod:`lesson_lib.core.sse_runs`, one split per read; its
-  docstring gives what each of its steps was measured to save) rather than line by line; CRLF endings
-  are made LF first, and heartbeat comments between events stay in a run (when comments are not
+* in a large read, the whole events of the shapes LLM streams use (``data:``, after an ``event:`` line, an
+  ``id:`` line, or both in either order) are split out in C loops (:mod:`lesson_lib.core.sse_runs`, one
+  split per read; its docstring gives what each of its steps was measured to save) rather than line by line;
+  CRLF endings are made LF first, and heartbeat comments between events stay in a run (when comments are not
   reported) once the stream has sent one, or when a read holds one and no run without them (the read that
-  brought the first heartbeats went to the field loop: 1.05-1.07x on the heartbeat stream in 64 KiB
-  reads);
+  brought the first heartbeats went to the field loop: 1.05-1.07x on the heartbeat stream in 64 KiB reads);
 * whether a large read holds a CR is asked of its bytes, a byte per character, not of its text, four per
   character once an emoji is in it (and asked once, not twice): about 90 ns less per event in 64 KiB
   reads;
@@ -402,10 +401,8 @@ class FastSSEParser(ParserViews):
             # The data event's first tests are asked here: a call that fails costs more than the tests, and
             # one test more per read cost 1.5-3 % in 64-byte reads of the chat stream (its raw bytes hold no
             # line ending: the read's LFs are all of them).
-            if chunk.count(10) == 2 and data.startswith(b"data: "):
-                out = self._feed_data_event(data)
-            else:
-                out = None
+            event = chunk.count(10) == 2 and data.startswith(b"data: ")
+            out = self._feed_data_event(data) if event else None
             if out is None:
                 out = self._feed_line_bytes(data)
             if out is not None:
