@@ -388,6 +388,8 @@ class FastSSEParser(ParserViews):
         ``_feed_now``, through the layers, which report the exact offset.
 
         * :meth:`_feed_data_event`: the rest of a data line, its blank line, the next line's start;
+        * :meth:`_feed_event_then_fields`: the same with one or two ``event:`` or ``id:`` lines before
+          that start;
         * :meth:`_feed_line_bytes`: any other small read whose lines are blank, comments, or ``data: ``,
           ``event: `` and ``id: `` lines, read in its bytes;
         * :meth:`_feed_decoded`: any read, decoded and split (runs of whole events in large reads).
