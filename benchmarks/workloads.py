@@ -11,6 +11,9 @@
 * :func:`heartbeat_stream`, :func:`id_stream`, :func:`gemini_stream`, :func:`long_event_stream`: shapes real
   streams have beyond those two: a heartbeat comment every few events; an ``id:`` line on every event
   (MCP, some gateways); CRLF line endings (Gemini); a tool call's arguments, 200 KiB, in one event.
+* :func:`event_id_stream`, :func:`gemini_event_id_stream` (issue 24): an ``event:``, an ``id:`` and a
+  ``data:`` line in every event (MCP, gateways that name and number events), with LF and with CRLF
+  endings.
 * :func:`reads`: re-cut any lazily produced stream into fixed-size network reads.
 
 Nothing here knows about the parser under test; :func:`expected_chat` and :func:`expected_anthropic`
@@ -258,6 +261,39 @@ def expected_gemini(total_bytes: int, seed: int = SEED) -> tuple[int, str, int]:
     return _expected(_gemini_items(total_bytes, seed))
 
 
+def _event_id_items(total_bytes: int, seed: int) -> Iterator[tuple[str | None, bytes]]:
+    for number, (delta, event) in enumerate(_chat_items(total_bytes, seed), start=1):
+        yield delta, b"event: message\nid: %d\n" % number + event
+
+
+def event_id_stream(total_bytes: int, seed: int = SEED) -> Iterator[bytes]:
+    """The OpenAI-chat stream with an ``event:`` and an ``id:`` line before every ``data:`` line
+    (``event: message``, ``id: 1``...), as MCP's Streamable HTTP transport sends its messages and as
+    gateways that name and number every event relay a stream."""
+    for _, event in _event_id_items(total_bytes, seed):
+        yield event
+
+
+def expected_event_id(total_bytes: int, seed: int = SEED) -> tuple[int, str, int]:
+    return _expected(_event_id_items(total_bytes, seed))
+
+
+def _gemini_event_id_items(total_bytes: int, seed: int) -> Iterator[tuple[str | None, bytes]]:
+    for number, (delta, event) in enumerate(_gemini_items(total_bytes, seed), start=1):
+        yield delta, b"event: message\r\nid: %d\r\n" % number + event
+
+
+def gemini_event_id_stream(total_bytes: int, seed: int = SEED) -> Iterator[bytes]:
+    """Gemini's CRLF stream with an ``event:`` and an ``id:`` line before every ``data:`` line, every line
+    ended with CRLF: Gemini's chunks as a gateway that names and numbers its events relays them."""
+    for _, event in _gemini_event_id_items(total_bytes, seed):
+        yield event
+
+
+def expected_gemini_event_id(total_bytes: int, seed: int = SEED) -> tuple[int, str, int]:
+    return _expected(_gemini_event_id_items(total_bytes, seed))
+
+
 #: Size of the arguments of each tool call in :func:`long_event_stream`.
 LONG_EVENT_BYTES = 200 * 1024
 _TOOL_CALL = (
@@ -311,12 +347,14 @@ STREAMS: dict[str, tuple[Callable[[int], Iterator[bytes]], Callable[[int], tuple
     "id on every event": (id_stream, expected_id),
     "Gemini CRLF": (gemini_stream, expected_gemini),
     "200 KiB tool calls": (long_event_stream, expected_long_event),
+    "event, id and data": (event_id_stream, expected_event_id),
+    "Gemini CRLF, event and id": (gemini_event_id_stream, expected_gemini_event_id),
 }
 #: Streams whose events are long enough that a parser quadratic in an event's length takes minutes in
 #: reads of a few bytes: the throughput section does not run those parsers there, and says so.
 LONG_EVENT_STREAMS = ("200 KiB tool calls",)
 #: Streams whose lines end with CRLF.
-CRLF_STREAMS = ("Gemini CRLF",)
+CRLF_STREAMS = ("Gemini CRLF", "Gemini CRLF, event and id")
 
 
 def mixed_text(total_bytes: int, seed: int = SEED) -> Iterator[str]:

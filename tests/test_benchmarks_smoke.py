@@ -317,6 +317,19 @@ def test_the_issue_13_streams_have_the_shapes_they_are_named_for() -> None:
     assert len(arguments["content"].encode()) >= workloads.LONG_EVENT_BYTES
 
 
+def test_the_issue_24_streams_carry_an_event_an_id_and_a_data_line_in_every_event() -> None:
+    for name, ending in (("event, id and data", b"\n"), ("Gemini CRLF, event and id", b"\r\n")):
+        body = b"".join(workloads.STREAMS[name][0](TINY))
+        events = parse_sse(workloads.reads(body, 7))
+        assert len(events) == workloads.STREAMS[name][1](TINY)[0]
+        assert body.count(b"event: message" + ending) == body.count(b"data: ") == len(events)
+        assert [event.last_event_id for event in events] == [str(n) for n in range(1, len(events) + 1)]
+        assert {event.type for event in events} == {"message"}
+        assert body.count(b"\n") == body.count(ending)  # CRLF throughout, or LF throughout
+        assert (b"\r" in body) == (ending == b"\r\n")
+    assert "Gemini CRLF, event and id" in workloads.CRLF_STREAMS
+
+
 def test_the_reference_parser_is_timed_and_agrees() -> None:
     data = b"".join(workloads.chat_stream(TINY))
     assert peers.reference_count(workloads.reads(data, 7)) == workloads.expected_chat(TINY)[0]

@@ -20,13 +20,12 @@ pay (``benchmarks/README.md``):
   64 KiB reads of a 2 MiB stream the first read through the layers was about 5 % of the time;
 * the field loop works on local variables, tries blank, ``data: `` and ``event: `` lines first, and
   builds each :class:`Event` by setting its slots directly;
-* in a large read, the whole events of the shapes LLM streams use (``data:``; ``event:`` then ``data:``;
-  ``id:`` then ``data:``) are split out in C loops (:mod:`lesson_lib.core.sse_runs`, one split per read; its
-  docstring gives what each of its steps was measured to save) rather than line by line; CRLF endings
-  are made LF first, and heartbeat comments between events stay in a run (when comments are not
+* in a large read, the whole events of the shapes LLM streams use (``data:``, after an ``event:`` line, an
+  ``id:`` line, or both in either order) are split out in C loops (:mod:`lesson_lib.core.sse_runs`, one
+  split per read; its docstring gives what each of its steps was measured to save) rather than line by line;
+  CRLF endings are made LF first, and heartbeat comments between events stay in a run (when comments are not
   reported) once the stream has sent one, or when a read holds one and no run without them (the read that
-  brought the first heartbeats went to the field loop: 1.05-1.07x on the heartbeat stream in 64 KiB
-  reads);
+  brought the first heartbeats went to the field loop: 1.05-1.07x on the heartbeat stream in 64 KiB reads);
 * whether a large read holds a CR is asked of its bytes, a byte per character, not of its text, four per
   character once an emoji is in it (and asked once, not twice): about 90 ns less per event in 64 KiB
   reads;
@@ -37,17 +36,18 @@ pay (``benchmarks/README.md``):
 * a data line that came in pieces has its value joined without the ``data: `` rather than joined and then
   copied again to cut it off (1.2-1.7x on 200 KiB events in 64-byte to 64 KiB reads);
 * a read that ends one data line and then the blank line dispatches its event without the field loop;
-* in small reads of one-line events (OpenAI, Gemini), the read that ends an event leaves the next data
-  line's start undecoded, and the read that ends that line is split in its bytes at the blank line: the
-  value is decoded once, straight into the event (:meth:`FastSSEParser._feed_data_event`);
-* in the smallest reads (up to 16 bytes), the read that ends an event leaves the next line's start
-  undecoded whatever it is, and a read that ends an ``id:`` or ``event:`` line so begun sets the field
-  from the line's bytes (:meth:`FastSSEParser._feed_field_line`): 1.10-1.14x on Anthropic's stream and
-  1.03x on the id stream in 7-byte reads, the same within noise in 1-byte reads.
+* in small reads (up to 256 bytes), the read that ends lines leaves the next line's start undecoded, and
+  the read that ends that line is read in its bytes: the rest of a data line, its blank line and the next
+  line's start (:meth:`FastSSEParser._feed_data_event`: the value decoded once, straight into the event),
+  or any lines that are blank, comments, ``data: ``, ``event: `` or ``id: `` lines, all ended by LF or
+  all by CRLF (:meth:`FastSSEParser._feed_line_bytes`: only the complete lines decoded, one field line
+  set without the field loop's set-up). Before issue 24 the second took only ``id:`` and ``event:``
+  lines, LF-ended, in reads of up to 16 bytes, and a CRLF stream with ``event:`` and ``id:`` lines went
+  to the field loop line by line. (The data event's path, with the undecoded start of the next data line:
+  1.15-1.25x on Gemini's stream and 1.05-1.1x on OpenAI's in 64-byte reads, measured when it came.)
 
-Measured together, the three before the last against the parser without them, in 64-byte reads
-(interleaved CPU-time medians): 1.15-1.25x on the Gemini stream, 1.05-1.1x on OpenAI's, the same within
-noise on Anthropic's, the id and the heartbeat streams, and in 7-byte and 1 KiB reads.
+Each fast path is a method that proves it may take the read (or returns ``None``, having changed nothing,
+and the next is tried): :meth:`FastSSEParser._feed_lines` tries them in turn.
 
 In ``errors="replace"`` mode no read takes the one-pass path: every read that ends lines, and the bytes
 of reads without a line ending once a few KiB wait, go through the layers, which keep the unfinished line
@@ -63,7 +63,9 @@ from __future__ import annotations
 import re
 from codecs import utf_8_decode
 from collections import deque
+from collections.abc import Callable, Iterable
 from itertools import repeat
+from typing import cast
 
 from .decoding import (
     IncrementalUTF8Decoder,
@@ -86,21 +88,18 @@ _set_type = Event.__dict__["type"].__set__
 _set_data = Event.__dict__["data"].__set__
 _set_last_event_id = Event.__dict__["last_event_id"].__set__
 _ANY_ENDING = re.compile(r"\r\n|\r|\n")  # the SSE line endings, as the line splitter finds them
-_exhaust = deque(maxlen=0).extend  # run an iterator to its end, in C (the itertools "consume" recipe)
+#: Run an iterator to its end, in C (the itertools "consume" recipe).
+_exhaust: Callable[[Iterable[object]], None] = deque[object](maxlen=0).extend
 #: Reads shorter than this (in characters) never look for a run of whole events (``sse_runs``): below
 #: about 4 KiB a read holds too few events to repay the search (measured: slower up to 2 KiB reads,
 #: 1.15x faster at 8 KiB, 1.3-1.45x at 64 KiB).
 _RUN_MIN_CHARS = 4096
-#: Reads of at most this many bytes may be a data line's end, its blank line and the next line's start,
-#: which :meth:`FastSSEParser._feed_data_event` takes in bytes; larger reads end several events (asking
-#: costs about 0.7 ns per byte: 1.12x slower in 1 KiB reads when every read was asked).
-_DATA_EVENT_MAX_READ = 256
-#: Reads of at most this many bytes may end an ``id:`` or ``event:`` line that
-#: :meth:`FastSSEParser._feed_field_line` takes in bytes, and leave whatever line starts after a blank
-#: line undecoded (measured in 7-byte reads: 1.10-1.14x on Anthropic's stream, 1.03x on the id stream;
-#: larger reads hold more than one line ending more often than not).
-_FIELD_LINE_MAX_READ = 16
-_FIELD_STARTS = (b"id: ", b"event: ")
+#: Reads of at most this many bytes that end lines are first read in their bytes, where the unfinished
+#: line's bytes all wait undecoded (:meth:`FastSSEParser._feed_data_event`,
+#: :meth:`FastSSEParser._feed_line_bytes`), and leave the next line's start undecoded for the next read;
+#: larger reads end several events and are decoded whole (asking costs about 0.7 ns per byte: 1.12x slower
+#: in 1 KiB reads when every read was asked).
+_SMALL_READ = 256
 #: At most this many bytes wait undecoded: past it they are decoded and added to the unfinished line, as
 #: the layers do. A long line (a tool call's 200 KiB of arguments) is then decoded in pieces of about
 #: this size, not all at once when it ends (measured: 1.5x faster at 64 KiB reads of 200 KiB events; the
@@ -125,6 +124,40 @@ def _crs_off(pieces: list[str], after_cr: bool) -> list[str] | None:
     if after_cr:
         lines.append("")
     return lines
+
+
+def _split_crlf(text: str, after_cr: bool) -> list[str]:
+    """A read's text with a CR in it, split into its lines as the line splitter would (the last one
+    unfinished, ``""`` if the text ends with a line ending); ``after_cr``: the text's last character is
+    a CR, which ends the last line. For reads too small to look for runs (large ones: :func:`_lf_endings`).
+
+    Tried in turn, each where it is exact: the end of a data line then the blank line, as in
+    ``"...}\r\n\r\ndata: {..."`` (split at LF, the CR taken off: 1.09x on the Gemini stream in 64-byte
+    reads against making each CRLF one LF first, as for a large read: ``str.replace`` of two characters is
+    slow on short texts); CRLF endings cut by the reads, LF and CRLF mixed (each piece's CR taken off:
+    :func:`_crs_off`); a CR alone: the regular expression. (Counting the CRs and CRLFs to split at CRLF
+    once instead cost 1.15x in 1 KiB reads of the Gemini stream: ``str.count`` is a loop, not ``memchr``.)
+    """
+    pieces = text.split("\n")
+    if (
+        len(pieces) == 3
+        and pieces[1] == "\r"
+        and pieces[0].find("\r") == len(pieces[0]) - 1
+        and "\r" not in pieces[2]
+    ):
+        pieces[0], pieces[1] = pieces[0][:-1], ""
+        return pieces
+    return _crs_off(pieces, after_cr) or _ANY_ENDING.split(text)
+
+
+def _lf_endings(text: str, after_cr: bool) -> str | None:
+    """A large read's text with a CR in it, every CRLF (and a CR that ends it: ``after_cr``) made one LF,
+    so that ``str.split`` does what the regular expression would and the runs find its events too (CRLF
+    endings: Gemini); ``None`` if a CR stands alone elsewhere."""
+    lf_text = text.replace("\r\n", "\n")
+    if after_cr:
+        lf_text = lf_text[:-1] + "\n"
+    return None if "\r" in lf_text else lf_text
 
 
 class FastSSEParser(ParserViews):
@@ -345,33 +378,335 @@ class FastSSEParser(ParserViews):
         return out
 
     def _feed_lines(self, chunk: bytes) -> list[Event | Comment] | None:
-        """A read that ends lines, strict mode: decode, split and interpret in one pass, no layer calls.
+        """A read that ends lines, strict mode: taken in one pass, without a call into the layers.
 
-        Leaves the layers' state (kept here) exactly as their own ``feed`` would: the same held bytes,
-        unfinished line, pending CR and counts. Returns ``None`` having changed nothing if the read could
-        raise (invalid UTF-8, a line or event limit possibly crossed) or only completes the LF of a CRLF:
-        ``_feed_now`` then takes it through the layers, which report the exact offset.
+        Each path below proves that it may take the read, or returns ``None`` having changed nothing; the
+        next is then tried. Whichever takes it leaves the layers' state (kept here) exactly as their own
+        ``feed`` would: the same held bytes, unfinished line, pending CR and counts. ``None`` from the last
+        one (the read could raise: invalid UTF-8, a line or event limit possibly crossed) sends the read to
+        ``_feed_now``, through the layers, which report the exact offset.
+
+        * :meth:`_feed_data_event`: the rest of a data line, its blank line, the next line's start;
+        * :meth:`_feed_event_then_fields`: the same with one or two ``event:`` or ``id:`` lines before
+          that start;
+        * :meth:`_feed_line_bytes`: any other small read whose lines are blank, comments, or ``data: ``,
+          ``event: `` and ``id: `` lines, read in its bytes;
+        * :meth:`_feed_decoded`: any read, decoded and split (runs of whole events in large reads).
+
+        The first two need the unfinished line's bytes all undecoded (``_parts`` empty, nothing held): a
+        read without a line ending leaves them so, and so do the paths after a small read that ends lines.
+        """
+        if not self._parts and not self._held and len(chunk) <= _SMALL_READ:
+            raw = self._raw
+            data = raw + chunk if raw else chunk
+            # The data event's first tests are asked here: a call that fails costs more than the tests, and
+            # one test more per read cost 1.5-3 % in 64-byte reads of the chat stream (its raw bytes hold no
+            # line ending: the read's LFs are all of them).
+            out = None
+            if data.startswith(b"data: "):
+                lfs = chunk.count(10)
+                if lfs == 2:
+                    out = self._feed_data_event(data)
+                elif lfs <= 4:
+                    out = self._feed_event_then_fields(data, chunk, lfs)
+            if out is None:
+                out = self._feed_line_bytes(data, chunk)
+            if out is not None:
+                return out
+        return self._feed_decoded(chunk)
+
+    def _feed_data_event(self, data: bytearray | bytes) -> list[Event | Comment] | None:
+        """The most common small read that ends lines, taken in its bytes: the rest of a data line (all of
+        its bytes undecoded until now), the blank line (LF or CRLF endings), then the start of the next
+        line, and no other line ending; no data pending before the line. The value is decoded once, from
+        its bytes, straight into the event; the start of the next line stays undecoded, as a read without a
+        line ending does. Where the line came in pieces, it was otherwise decoded with the line, joined and
+        cut once or twice (the CR, the ``data: ``).
+
+        The caller has seen that the read holds two LFs and ``data: `` first (:meth:`_feed_lines`). Returns
+        ``None``, having changed nothing, for any other read, or one that could raise.
+        """
+        if self._data:  # data lines pending: the event has more than this one
+            return None
+        crlf = 13 in data
+        halves = data.split(b"\r\n\r\n" if crlf else b"\n\n")
+        if len(halves) != 2:  # the read's two LFs are not those of the blank line's ending
+            return None
+        line, rest = halves
+        if crlf and (13 in line or 13 in rest):
+            return None
+        try:
+            value = line[6:].decode()
+        except UnicodeDecodeError:
+            return None
+        if len(value) + 6 > self._line_cap or len(value) >= self._event_cap or len(rest) > self._line_cap:
+            return None
+        ending = len(data) - len(line) - len(rest)  # 2 or 4 bytes, one character each
+        self._bytes_in += len(data) - len(rest)  # (no bytes were held: the caller saw it)
+        raw = self._raw
+        raw.clear()
+        raw += rest
+        self._chars_in += 6 + len(value) + ending
+        self._lines_out += 2
+        self._after_cr = False  # a CR that ended the last read ended its line: no LF came after it
+        room = self._line_cap  # nothing is decoded of the unfinished line: all of it waits in _raw
+        self._raw_room = room if room < _RAW_MAX_BYTES else _RAW_MAX_BYTES
+        event = _new_object(Event)  # the blank line's dispatch, as in _process (inline: see _feed_decoded)
+        _set_type(event, self._event_type or "message")
+        _set_data(event, value)
+        self._last_event_id = self._id_buffer
+        _set_last_event_id(event, self._last_event_id)
+        self._event_type = ""
+        self._fields_pending = False
+        self._events_out += 1
+        return [event]
+
+    def _feed_event_then_fields(
+        self, data: bytearray | bytes, chunk: bytes, lfs: int
+    ) -> list[Event | Comment] | None:
+        """A small read that ends an event and starts the next one's field lines, taken in its bytes: the
+        rest of a data line (all of its bytes undecoded until now), the blank line, one or two ``event: ``
+        or ``id: `` lines, then the next line's start, all ended by LF or all by CRLF; no data pending
+        before the line. In 64-byte reads of the Anthropic, id and MCP-like streams this is the read that
+        ends nearly every event. The event is dispatched and the fields set as the field loop would, the
+        start of the next line left undecoded.
+
+        The caller has seen that the read holds ``lfs`` LFs, 3 or 4, and ``data: `` first. Returns
+        ``None``, having changed nothing, for any other read, or one that could raise.
+        """
+        if self._data:
+            return None
+        crlf = 13 in chunk
+        if crlf and (chunk.count(b"\r\n") != lfs or chunk.count(13) != lfs):  # a CR or an LF alone
+            return None
+        halves = data.split(b"\r\n\r\n" if crlf else b"\n\n")
+        if len(halves) != 2:  # the blank line is not the second line of the read
+            return None
+        line, rest = halves
+        if 10 in line:  # the data line is not the read's first line
+            return None
+        end = rest.rfind(10)
+        tail = rest[end + 1 :]
+        fields = rest[: end - 1].split(b"\r\n") if crlf else rest[:end].split(b"\n")
+        line_cap = self._line_cap
+        if len(line) > line_cap or len(rest) > line_cap:  # (bytes: at least the characters)
+            return None
+        event_type, id_buffer = "", self._id_buffer
+        try:
+            value = line[6:].decode()
+            extra = len(line) - 6 - len(value)  # bytes of the lines beyond their characters
+            for field in fields:
+                if field.startswith(b"event: "):
+                    event_type = field[7:].decode()
+                    extra += len(field) - 7 - len(event_type)
+                elif field.startswith(b"id: "):
+                    field_id = field[4:].decode()
+                    if "\x00" not in field_id:  # the spec ignores an id with U+0000
+                        id_buffer = field_id
+                    extra += len(field) - 4 - len(field_id)
+                else:
+                    return None
+        except UnicodeDecodeError:
+            return None
+        if len(value) >= self._event_cap:
+            return None
+        cut = len(data) - len(tail)
+        self._bytes_in += cut  # (no bytes were held: the caller saw it)
+        self._chars_in += cut - extra
+        self._lines_out += 2 + len(fields)
+        raw = self._raw
+        raw.clear()
+        raw += tail
+        self._after_cr = False  # a CR that ended the last read ended its line: no LF came after it
+        room = line_cap  # nothing is decoded of the unfinished line: all of it waits in _raw
+        self._raw_room = room if room < _RAW_MAX_BYTES else _RAW_MAX_BYTES
+        event = _new_object(Event)  # the blank line's dispatch, as in _process
+        _set_type(event, self._event_type or "message")
+        _set_data(event, value)
+        self._last_event_id = self._id_buffer
+        _set_last_event_id(event, self._last_event_id)
+        self._event_type, self._id_buffer = event_type, id_buffer  # then the field lines after it
+        self._fields_pending = True
+        self._events_out += 1
+        return [event]
+
+    def _feed_line_bytes(self, data: bytearray | bytes, chunk: bytes) -> list[Event | Comment] | None:
+        """A small read that ends lines whose bytes all waited undecoded, every complete line blank, a
+        comment, or a ``data: ``, ``event: `` or ``id: `` line (with its space), all ended by LF, or all by
+        CRLF (the last perhaps by a CR that ends the read: its LF may come next). In small reads of every
+        stream shape this is most reads that end lines: an ``event:`` and an ``id:`` line, the end of a data
+        line, the blank line, in LF and CRLF streams alike.
+
+        Only the complete lines are decoded, and interpreted by the field loop's rules (:meth:`_process`);
+        the unfinished last line stays undecoded, as a read without a line ending leaves it, so that the
+        read that ends it may come here too. Returns ``None``, having changed nothing, if a line is
+        anything else (``retry``, a field without its space, a CR alone, LF and CRLF mixed), the lines are
+        not valid UTF-8, or a line or the event might cross its limit: the general path or the layers then
+        take the read.
+
+        ``data`` is the unfinished line's bytes then ``chunk``, the read: the line endings are all in the read
+        (the bytes that waited hold none), so they are counted there, in fewer bytes (``bytes.count`` is a
+        plain loop, not ``memchr``: on a data line's 250 bytes it cost more than the rest of this path).
+        """
+        size = len(data)
+        start = 1 if self._after_cr and data.startswith(b"\n") else 0  # the LF of a CRLF cut by the reads
+        if start and size == 1:  # that LF alone (in the smallest reads of a CRLF stream, every other read)
+            self._bytes_in += 1
+            self._chars_in += 1
+            self._after_cr = False
+            return []
+        final_cr = False
+        crs = 13 in chunk
+        if crs:
+            final_cr = chunk[-1] == 13  # the line is complete; an LF that comes next belongs to it
+            crlfs = chunk.count(b"\r\n")
+            if crlfs != chunk.count(13) - final_cr or crlfs != chunk.count(10) - start:  # a CR or LF alone
+                return None
+        cut = size if final_cr else data.rfind(10) + 1  # where the unfinished line starts
+        if self._data_chars + cut > self._event_cap:  # a data line adds at most its bytes to the event
+            return None
+        try:
+            text = data[start:cut].decode()
+        except UnicodeDecodeError:
+            return None
+        if crs:
+            lines = text.split("\r\n")
+            if final_cr:
+                lines[-1] = lines[-1][:-1]
+            else:
+                lines.pop()  # (the text ends with its last line's ending)
+        else:
+            lines = text.split("\n")
+            lines.pop()
+        tail = data[cut:]
+        line_cap = self._line_cap
+        if size > line_cap and (len(tail) > line_cap or max(map(len, lines), default=0) > line_cap):
+            return None  # (bytes: at least the characters)
+        out: list[Event | Comment]
+        line = lines[0] if len(lines) == 1 else ":"  # (one line: most reads that end lines in small reads)
+        if not line:  # the blank line alone: dispatch, as the field loop does
+            self._last_event_id = last_id = self._id_buffer
+            data_lines = self._data
+            if data_lines:
+                event = _new_object(Event)
+                _set_type(event, self._event_type or "message")
+                _set_data(event, "\n".join(data_lines))
+                _set_last_event_id(event, last_id)
+                self._data, self._data_chars = [], 0
+                self._events_out += 1
+                out = [event]
+            else:
+                out = []
+            self._event_type = ""
+            self._fields_pending = False
+        elif line.startswith("data: "):
+            self._data_chars += len(line) - 5
+            data_lines = self._data
+            data_lines.append(line[6:])
+            if not len(data_lines) % CHECK_EVERY:  # many short lines: join them in groups (memory)
+                compact_tail(data_lines, "\n")
+            self._fields_pending = True
+            out = []
+        elif line.startswith("event: "):
+            self._event_type = line[7:]
+            self._fields_pending = True
+            out = []
+        elif line.startswith("id: "):
+            value = line[4:]
+            if "\x00" not in value:  # the spec ignores an id with U+0000
+                self._id_buffer = value
+            self._fields_pending = True
+            out = []
+        else:  # several lines, or a comment
+            taken = self._take_lines(lines)
+            if taken is None:
+                return None
+            out = taken
+        # Every line was taken: keep where the unfinished line starts, and the counts.
+        self._bytes_in += cut  # (no bytes were held: the caller saw it)
+        self._chars_in += start + len(text)
+        self._lines_out += len(lines)
+        raw = self._raw
+        raw.clear()
+        raw += tail
+        self._after_cr = final_cr
+        room = line_cap  # nothing is decoded of the unfinished line: all of it waits in _raw
+        self._raw_room = room if room < _RAW_MAX_BYTES else _RAW_MAX_BYTES
+        return out
+
+    def _take_lines(self, lines: list[str]) -> list[Event | Comment] | None:
+        """Interpret complete lines that are all blank, comments, or ``data: ``, ``event: `` and ``id: ``
+        lines, by the field loop's rules (:meth:`_process`), for :meth:`_feed_line_bytes`: the events they
+        complete, or ``None``, having changed nothing, if one is any other line. The caller has seen that
+        neither a line nor the event can cross its limit."""
+        out: list[Event | Comment] = []
+        base, new = self._data, cast("list[str]", [])  # the event's data lines before these, and theirs
+        chars, event_type = self._data_chars, self._event_type
+        id_buffer, last_id, pending = self._id_buffer, self._last_event_id, self._fields_pending
+        comment_seen, comments = self._comment_seen, self._comments
+        dispatched = 0
+        for line in lines:
+            if not line:  # a blank line: dispatch
+                last_id = id_buffer
+                pending = False
+                if base or new:
+                    event = _new_object(Event)
+                    _set_type(event, event_type or "message")
+                    _set_data(event, "\n".join(base + new if base else new))
+                    _set_last_event_id(event, last_id)
+                    out.append(event)
+                    dispatched += 1
+                    base, new, chars = [], [], 0
+                event_type = ""
+                continue
+            if line.startswith("data: "):
+                new.append(line[6:])
+                chars += len(line) - 5
+            elif line.startswith("event: "):
+                event_type = line[7:]
+            elif line.startswith("id: "):
+                value = line[4:]
+                if "\x00" not in value:  # the spec ignores an id with U+0000
+                    id_buffer = value
+            elif line.startswith(":"):  # a comment
+                comment_seen = True
+                if comments:
+                    out.append(Comment(line[2:] if line.startswith(" ", 1) else line[1:]))
+                continue
+            else:
+                return None
+            pending = True
+        if base is not self._data:
+            self._data = base
+        data_lines = self._data
+        for value in new:
+            data_lines.append(value)
+            if not len(data_lines) % CHECK_EVERY:  # many short lines: join them in groups (memory)
+                compact_tail(data_lines, "\n")
+        self._data_chars, self._event_type = chars, event_type
+        self._id_buffer, self._last_event_id, self._fields_pending = id_buffer, last_id, pending
+        self._comment_seen = comment_seen
+        self._events_out += dispatched
+        return out
+
+    def _feed_decoded(self, chunk: bytes) -> list[Event | Comment] | None:
+        """Any read that ends lines, strict mode: decoded, split into lines and interpreted in one pass.
+
+        In a large read, the whole events of the common shapes are taken as a run
+        (:func:`lesson_lib.core.sse_runs.find_event_run`, :meth:`_dispatch_run`), the lines around them by
+        the field loop (:meth:`_process`); in a small read, CRLF endings are split by
+        :func:`_split_crlf`; a read that ends one data line then its blank line dispatches its event
+        without the field loop. Returns ``None``, having changed nothing, if the read could raise (invalid
+        UTF-8, a line or event limit possibly crossed): the layers then take it.
         """
         held, raw = self._held, self._raw
+        data: bytes | bytearray
         if held:  # the first bytes of a character cut by the last read that ended lines
             data = held + raw + chunk
         elif raw:
             data = raw + chunk
         else:
             data = chunk
-        if not self._parts and len(chunk) <= _DATA_EVENT_MAX_READ:  # the line's start waits undecoded
-            # (The earlier reads had no line ending: the read's LFs are all of them.)
-            if data.startswith(b"data: "):
-                if chunk.count(10) == 2 and len(data) < _RUN_MIN_CHARS and not self._data:
-                    out = self._feed_data_event(data)
-                    if out is not None:
-                        return out
-            elif (
-                len(chunk) <= _FIELD_LINE_MAX_READ and chunk.count(10) == 1 and data.startswith(_FIELD_STARTS)
-            ):
-                out = self._feed_field_line(data)
-                if out is not None:
-                    return out
         try:
             text, consumed = utf_8_decode(data, "strict", False)
         except UnicodeDecodeError:
@@ -398,48 +733,22 @@ class FastSSEParser(ParserViews):
         if 13 in data if large else "\r" in body:
             after_cr = body[-1] == "\r"  # its LF, if it has one, comes in the next read
             if large:
-                # CRLF endings (Gemini): with each CRLF (and a CR at the very end) made one LF, str.split
-                # does what the regular expression would, and the runs below find its events too.
-                lf_body = body.replace("\r\n", "\n")
-                if after_cr:
-                    lf_body = lf_body[:-1] + "\n"
-                if "\r" in lf_body:
+                lf_body = _lf_endings(body, after_cr)
+                if lf_body is None:
                     pieces = _ANY_ENDING.split(body)  # a CR alone: the regular expression
                 else:
                     body = lf_body
             else:
-                # A small read: most often the end of a data line, then the blank line, as in
-                # "...}\r\n\r\ndata: {...": split at LF and take the CR off the line (measured: 1.09x on
-                # the whole Gemini stream in 64-byte reads, against making each CRLF one LF first, as for
-                # a large read: str.replace of two characters is slow on short texts).
-                pieces = body.split("\n")
-                if (
-                    len(pieces) == 3
-                    and pieces[1] == "\r"
-                    and pieces[0].find("\r") == len(pieces[0]) - 1
-                    and "\r" not in pieces[2]
-                ):
-                    pieces[0], pieces[1] = pieces[0][:-1], ""
-                else:  # CRLF endings cut by the reads, LF and CRLF mixed; a CR alone: the regex
-                    pieces = _crs_off(pieces, after_cr) or _ANY_ENDING.split(body)
+                pieces = _split_crlf(body, after_cr)
         if pieces is None:
             if large:
-                # Heartbeats (a comment line between two events) do nothing to the events or the state:
-                # without comments to report, they may stay inside a run. They are looked for once the
-                # stream has sent a comment (the search costs more than a plain split), or when this read
-                # has one and no run without (the read that brings the first heartbeats would otherwise go
-                # to the field loop: measured 1.05-1.07x on the heartbeat stream in 64 KiB reads).
-                heartbeats = self._comment_seen and not self._comments
-                run = find_event_run(body, heartbeats)
-                if run is None and not heartbeats and not self._comments and "\n:" in body:
-                    run = find_event_run(body, True)
-                    if run is not None:
-                        self._comment_seen = True
+                run = self._find_run(body)
             if run is None:
                 pieces = body.split("\n")
                 if len(pieces) == 1:  # only the LF of a CRLF whose CR ended the last read, then text
                     return self._no_line_ends(data, consumed, text, body)
         if run is None:
+            assert pieces is not None  # (for the type checker: split above when no run was found)
             tail = pieces.pop()
             if size > line_cap and (
                 pending + len(pieces[0]) > line_cap
@@ -471,18 +780,9 @@ class FastSSEParser(ParserViews):
             value = pieces[0][6:]
         # The data line, then the blank line: the whole event, here (most reads that end lines).
         whole = value is not None and run is None and len(pieces) == 2 and not pieces[1] and not self._data
-        if (
-            not pieces[-1]
-            and not large
-            and (
-                len(chunk) <= _FIELD_LINE_MAX_READ
-                or (len(chunk) <= _DATA_EVENT_MAX_READ and tail.startswith("data: "))
-            )
-        ):
+        if not large and len(chunk) <= _SMALL_READ:
             # The start of the next line waits undecoded, as a read without a line ending does, so that
-            # the read that ends it can take :meth:`_feed_data_event` or :meth:`_feed_field_line` (only
-            # after a blank line: after an ``event:`` or ``id:`` line, it cost 3-12% in 64-byte reads).
-            # In the smallest reads whatever the line is (it may yet become one of those, or be empty).
+            # the read that ends it can take :meth:`_feed_data_event` or :meth:`_feed_line_bytes`.
             # Where the last line ending ends: the tail's bytes come just before the held ones, one per
             # character if it is ASCII (a constant-time question); else, after the last CR or LF.
             cut = consumed - len(tail) if tail.isascii() else max(data.rfind(10), data.rfind(13)) + 1
@@ -535,104 +835,28 @@ class FastSSEParser(ParserViews):
             if rest:
                 out += self._process(rest, complete)
             return out
-        if len(pieces) == 1:  # the other fields of a small read that ends one line
-            line = pieces[0]
-            if line.startswith("event: "):
-                self._event_type = line[7:]
-                self._fields_pending = True
-                return []
-            if line.startswith("id: "):
-                value = line[4:]
-                if "\x00" not in value:
-                    self._id_buffer = value
-                self._fields_pending = True
-                return []
         return self._process(pieces, len(pieces))
 
-    def _feed_data_event(self, data: bytearray | bytes) -> list[Event | Comment] | None:
-        """The most common small read that ends lines, found in its bytes: the rest of a data line (all of
-        its bytes undecoded until now), the blank line, then the start of the next line, and no other line
-        ending (the caller has seen that the read has two LFs and the data ``data: `` first). The value is
-        decoded once, from its bytes, straight into the event; the start of the next line stays undecoded,
-        as a read without a line ending does. Where the line came in pieces, it was otherwise decoded with
-        the line, joined and cut once or twice (the CR, the ``data: ``).
+    def _find_run(self, body: str) -> EventRun | None:
+        """A run of whole events in a large read's LF-only text (:func:`find_event_run`), or ``None``.
 
-        Returns ``None``, having changed nothing, for any other read, or one that could raise.
+        Heartbeats (a comment line between two events) do nothing to the events or the state: without
+        comments to report, they may stay inside a run. They are looked for once the stream has sent a
+        comment (the search costs more than a plain split), or when this read has one and no run without
+        (the read that brings the first heartbeats would otherwise go to the field loop: measured
+        1.05-1.07x on the heartbeat stream in 64 KiB reads); finding them so records that a comment came.
         """
-        crlf = 13 in data
-        halves = data.split(b"\r\n\r\n" if crlf else b"\n\n")
-        if len(halves) != 2:  # the read's two LFs are not those of the blank line's ending
-            return None
-        line, rest = halves
-        if crlf and (13 in line or 13 in rest):
-            return None
-        try:
-            value = line[6:].decode()
-        except UnicodeDecodeError:
-            return None
-        if len(value) + 6 > self._line_cap or len(value) >= self._event_cap or len(rest) > self._line_cap:
-            return None
-        ending = len(data) - len(line) - len(rest)  # 2 or 4 bytes, one character each
-        # No bytes of a cut character were held: they would start the line, which starts "data: ".
-        self._bytes_in += len(data) - len(rest)
-        raw = self._raw
-        raw.clear()
-        raw += rest
-        self._chars_in += 6 + len(value) + ending
-        self._lines_out += 2
-        self._after_cr = False  # a CR that ended the last read ended its line: no LF came after it
-        room = self._line_cap  # nothing is decoded of the unfinished line: all of it waits in _raw
-        self._raw_room = room if room < _RAW_MAX_BYTES else _RAW_MAX_BYTES
-        event = _new_object(Event)  # the dispatch of _feed_lines' one-data-line event, inline (see there)
-        _set_type(event, self._event_type or "message")
-        _set_data(event, value)
-        self._last_event_id = self._id_buffer  # the blank line's dispatch, as in _process
-        _set_last_event_id(event, self._last_event_id)
-        self._event_type = ""
-        self._fields_pending = False
-        self._events_out += 1
-        return [event]
+        heartbeats = self._comment_seen and not self._comments
+        run = find_event_run(body, heartbeats)
+        if run is None and not heartbeats and not self._comments and "\n:" in body:
+            run = find_event_run(body, True)
+            if run is not None:
+                self._comment_seen = True
+        return run
 
-    def _feed_field_line(self, data: bytearray | bytes) -> list[Event | Comment] | None:
-        """A small read that ends an ``id: `` or ``event: `` line whose bytes all waited undecoded (the
-        caller has seen that it is the read's only LF): the value is decoded from its bytes and the field
-        set, as the field loop would; the start of the next line stays undecoded, as a read without a line
-        ending does. In the smallest reads of the id and Anthropic streams, this is every other read
-        that ends a line.
-
-        Returns ``None``, having changed nothing, if a CR is in the read, the value is not valid UTF-8, or
-        a line might cross its limit: the general path (or the layers) then take it.
-        """
-        if 13 in data:
-            return None
-        ending = data.index(10)
-        rest = data[ending + 1 :]
-        if ending > self._line_cap or len(rest) > self._line_cap:  # (bytes: at least the characters)
-            return None
-        is_id = data.startswith(b"id: ")
-        try:
-            value = data[4 if is_id else 7 : ending].decode()
-        except UnicodeDecodeError:
-            return None
-        # No bytes of a cut character were held: they would start the line, which starts with its field.
-        self._bytes_in += ending + 1
-        raw = self._raw
-        raw.clear()
-        raw += rest
-        self._chars_in += (5 if is_id else 8) + len(value)
-        self._lines_out += 1
-        self._after_cr = False  # a CR that ended the last read ended its line: no LF came after it
-        room = self._line_cap  # nothing is decoded of the unfinished line: all of it waits in _raw
-        self._raw_room = room if room < _RAW_MAX_BYTES else _RAW_MAX_BYTES
-        if is_id:
-            if "\x00" not in value:  # the spec ignores an id with U+0000
-                self._id_buffer = value
-        else:
-            self._event_type = value
-        self._fields_pending = True
-        return []
-
-    def _no_line_ends(self, data: bytearray | bytes, consumed: int, text: str, body: str) -> list | None:
+    def _no_line_ends(
+        self, data: bytearray | bytes, consumed: int, text: str, body: str
+    ) -> list[Event | Comment] | None:
         """The read brought the LF of a CRLF whose CR ended the last read, then text without a line ending:
         no line completes; the text joins the unfinished line (``None``, changing nothing, if the line
         might cross its limit: the layers then say exactly)."""
@@ -751,7 +975,8 @@ class FastSSEParser(ParserViews):
         except StreamDecodeError as exc:
             self._state = "failed"
             # Finish what came before the bad byte; an error earlier in the stream wins.
-            exc.outputs = self._feed_text(exc.text_before, byte_base) if exc.text_before else []
+            done = self._feed_text(exc.text_before, byte_base) if exc.text_before else []
+            exc.outputs = cast("list[object]", done)
             raise
         if not text:
             return []
@@ -829,8 +1054,9 @@ class FastSSEParser(ParserViews):
             lines = self._lines.feed(text)
         except LimitExceededError as exc:
             exc.offset = self._byte_offset(exc.char_index)
-            complete_lines, exc.outputs = exc.outputs, []
-            exc.outputs = self._process(complete_lines, len(complete_lines))  # may raise an earlier error
+            complete_lines, exc.outputs = cast("list[str]", exc.outputs), []
+            done = self._process(complete_lines, len(complete_lines))  # may raise an earlier error
+            exc.outputs = cast("list[object]", done)
             exc.event_index = self._events_out
             raise
         return self._process(lines, len(lines)) if lines else []
@@ -929,5 +1155,5 @@ class FastSSEParser(ParserViews):
             line_index=self._lines.lines_out - lines_in_feed + number,
             event_index=self._events_out,
         )
-        error.outputs = done
+        error.outputs = cast("list[object]", done)
         raise error

@@ -38,7 +38,7 @@ from __future__ import annotations
 import re
 from itertools import repeat
 from operator import contains
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 _DATA_LINE = "data: "
 _TYPE_LINE = "event: "
@@ -47,17 +47,45 @@ _LF = "\n"
 _DATA_EVENT_START = "\n\ndata: "  # the end of one event's blank line, then the next event's data line
 #: A heartbeat, optional: a comment line (the group) and the blank line after it.
 _HEARTBEAT = "(?:(:[^\n]*)\n\n)?"
-#: The start of an event after the blank line before it, as a regular expression whose groups are the
-#: values before the data's: (heartbeats,) shape -> pattern. A type is never empty (an empty one means
-#: ``message``: left to the field loop); an id never holds U+0000 (the spec ignores such an id: left to the
-#: field loop too).
-_EVENT_STARTS = {
-    (True, _DATA_LINE): re.compile("\n\n" + _HEARTBEAT + "data: "),
-    (False, _TYPE_LINE): re.compile("\n\nevent: ([^\n]+)\ndata: "),
-    (True, _TYPE_LINE): re.compile("\n\n" + _HEARTBEAT + "event: ([^\n]+)\ndata: "),
-    (False, _ID_LINE): re.compile("\n\nid: ([^\n\x00]*)\ndata: "),
-    (True, _ID_LINE): re.compile("\n\n" + _HEARTBEAT + "id: ([^\n\x00]*)\ndata: "),
-}
+#: The field lines an event may have before its data line, as regular expressions whose group is the
+#: value. A type is never empty (an empty one means ``message``: left to the field loop); an id never
+#: holds U+0000 (the spec ignores such an id: left to the field loop too).
+_FIELD_PATTERNS = {_TYPE_LINE: "event: ([^\n]+)\n", _ID_LINE: "id: ([^\n\x00]*)\n"}
+#: The start of an event after the blank line before it, as a compiled regular expression whose groups
+#: are the values before the data's: (heartbeats, the field lines before the data line) -> pattern,
+#: compiled when a shape is first met (at most 2 x 5 shapes: no field, one, or both in either order).
+_EVENT_STARTS: dict[tuple[bool, tuple[str, ...]], re.Pattern[str]] = {}
+
+
+def _event_start(heartbeats: bool, fields: tuple[str, ...]) -> re.Pattern[str]:
+    """The pattern that splits a text at the start of every event of this shape (see
+    :data:`_EVENT_STARTS`)."""
+    pattern = _EVENT_STARTS.get((heartbeats, fields))
+    if pattern is None:
+        lines = "".join(_FIELD_PATTERNS[field] for field in fields)
+        source = "\n\n" + (_HEARTBEAT if heartbeats else "") + lines
+        pattern = _EVENT_STARTS[heartbeats, fields] = re.compile(source + _DATA_LINE)
+    return pattern
+
+
+def _shape_at(text: str, start: int) -> tuple[str, ...] | None:
+    """The shape of the event that starts at ``start``: its field lines (``event: `` and ``id: ``, each at
+    most once, in either order) before its data line. If they are not followed by a data line, the first
+    field line alone (the run may start at a later event); ``None`` if the line there is none of the three.
+    """
+    fields: tuple[str, ...] = ()
+    while not text.startswith(_DATA_LINE, start):
+        if text.startswith(_TYPE_LINE, start):
+            field = _TYPE_LINE
+        elif text.startswith(_ID_LINE, start):
+            field = _ID_LINE
+        else:
+            return fields[:1] or None
+        start = text.find(_LF, start) + 1
+        if field in fields or not start:
+            return fields[:1]
+        fields += (field,)
+    return fields
 
 
 class EventRun(NamedTuple):
@@ -78,6 +106,9 @@ class EventRun(NamedTuple):
     heartbeats: list[str | None] | None = None
     """For each event, the comment line of the heartbeat just before it (then a blank line), or ``None``;
     ``None`` for all: heartbeats were not looked for."""
+    fields: tuple[str, ...] = ()
+    """The field lines of every event before its data line, in their order: ``"event: "`` (``types``),
+    ``"id: "`` (``ids``), both, or none."""
 
 
 def find_event_run(text: str, heartbeats: bool = False) -> EventRun | None:
@@ -105,24 +136,20 @@ def find_event_run(text: str, heartbeats: bool = False) -> EventRun | None:
         if first < 0:
             return None
         start = first + 2
-    if text.startswith(_DATA_LINE, start):
-        first_line = _DATA_LINE
-    elif text.startswith(_TYPE_LINE, start):
-        first_line = _TYPE_LINE
-    elif text.startswith(_ID_LINE, start):
-        first_line = _ID_LINE
-    else:
+    fields = _shape_at(text, start)
+    if fields is None:
         return None
     # pieces: the text before the first event start, then for each start the groups of its pattern (the
-    # heartbeat's comment line or None, then the type or id) and the text after it, which begins with the
-    # event's data.
-    if first_line is _DATA_LINE and not heartbeats:
+    # heartbeat's comment line or None, then the type and the id, as the shape has them) and the text after
+    # it, which begins with the event's data.
+    if not fields and not heartbeats:
         pieces = text.split(_DATA_EVENT_START)  # the simplest and most common: no regular expression
     else:
-        pieces = _EVENT_STARTS[heartbeats, first_line].split(text)
-    step = 1 + heartbeats + (first_line is not _DATA_LINE)
-    comments = pieces[1::step] if heartbeats else None
-    firsts = pieces[step - 1 :: step] if first_line is not _DATA_LINE else None
+        pieces = _event_start(heartbeats, fields).split(text)
+    step = 1 + heartbeats + len(fields)
+    # (the heartbeat's group is None where an event has none: re.split's list holds str and None)
+    comments = cast("list[str | None]", pieces[1::step]) if heartbeats else None
+    values = [pieces[1 + heartbeats + number :: step] for number in range(len(fields))]
     datas = pieces[step::step]
     if not datas:
         return None
@@ -136,8 +163,8 @@ def find_event_run(text: str, heartbeats: bool = False) -> EventRun | None:
     else:  # the text ends inside the last event: it goes back to the text after the run, as it came
         began = len(text) - len(last) - len(_DATA_LINE)  # where its data line began
         del datas[-1]
-        if firsts is not None:
-            began -= len(first_line) + len(firsts.pop()) + 1  # and its first line, before that
+        for field, field_values in zip(fields, values, strict=True):
+            began -= len(field) + len(field_values.pop()) + 1  # and its field lines, before that
         if comments is not None:
             comment = comments.pop()
             if comment is not None:
@@ -149,9 +176,9 @@ def find_event_run(text: str, heartbeats: bool = False) -> EventRun | None:
         return None
     lines_before = pieces[0].split(_LF)
     lines_before.append("")  # the blank line that ends where the first event (or its heartbeat) starts
-    lines = (2 if firsts is None else 3) * len(datas)
+    lines = (2 + len(fields)) * len(datas)
     if comments is not None:
         lines += 2 * (len(comments) - comments.count(None))
-    if first_line is _TYPE_LINE:
-        return EventRun(lines_before, firsts, None, datas, lines, after, comments)
-    return EventRun(lines_before, None, firsts, datas, lines, after, comments)
+    types = values[fields.index(_TYPE_LINE)] if _TYPE_LINE in fields else None
+    ids = values[fields.index(_ID_LINE)] if _ID_LINE in fields else None
+    return EventRun(lines_before, types, ids, datas, lines, after, comments, fields)

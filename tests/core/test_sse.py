@@ -380,10 +380,12 @@ def test_any_exception_inside_feed_or_close_leaves_the_parser_failed(Parser):
         (b"", "lesson_lib.core.lines.LineSplitter.feed", "\ufeffdata: 你好\n\n".encode()),  # a BOM
         (b": warm up\n", "lesson_lib.core.decoding.IncrementalUTF8Decoder.feed", "data: 你好\n\n".encode()),
     ]
-    if Parser is SSEParser:  # the fast parser's own paths: one pass, one data event, runs of whole events
+    if Parser is SSEParser:  # the fast parser's own paths: one pass, one data event, lines read in their
+        # bytes, runs of whole events
         cases[1:] = [
-            (b": warm up\n", "lesson_lib.core.sse_fast.utf_8_decode", "event: x\ndata: 你好\n\n".encode()),
+            (b": warm up\n", "lesson_lib.core.sse_fast.utf_8_decode", "event: x\ndata: 你\n\n".encode() * 20),
             (b": warm up\n", "lesson_lib.core.sse_fast._new_object", "data: 你好\n\n".encode()),
+            (b": warm up\n", "lesson_lib.core.sse_fast._new_object", "event: x\ndata: 你好\n\n".encode()),
             (b": warm up\n", "lesson_lib.core.sse_fast.find_event_run", runs),
         ]
     for first, target, body in cases:

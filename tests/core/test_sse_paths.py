@@ -282,6 +282,38 @@ def test_field_lines_in_the_smallest_reads_agree_on_every_path(body, limits):
         assert_all_agree(all_paths(body, chunks, **limits), SAME_CHUNKS)
 
 
+#: Reads that end a data line, its blank line and field lines, taken in their bytes
+#: (``FastSSEParser._feed_event_then_fields``, ``_feed_line_bytes``), and the near misses they must leave
+#: to the field loop: the data line not the read's first, a field line without its space or unknown,
+#: LF and CRLF mixed, a CR alone, two blank lines, an id with U+0000, a field line past the line limit.
+EVENT_THEN_FIELDS = [
+    (b"data: a\n\nevent: x\nid: 1\ndata: b\n\ndata: c\n\nid: 2\nevent: y\ndata: d\n\n", {}),
+    (b"data: a\r\n\r\nevent: x\r\nid: 1\r\ndata: b\r\n\r\nid: 2\r\ndata: c\r\n\r\n", {}),
+    (b"data: a\nid: 1\n\nevent: x\ndata: b\n\ndata: c\nevent: z\n\nid: 3\ndata: d\n\n", {}),
+    (b"data: a\n\nretry: 5\nid: 1\ndata: b\n\ndata: c\n\nid:7\nevent:q\ndata: d\n\n", {}),
+    (b"data: a\r\n\r\nid: 1\nevent: x\r\ndata: b\r\n\r\n", {}),
+    (b"data: a\r\n\r\nid: 1\revent: x\r\ndata: b\r\n\r\nid: 2\r\ndata: c\r\r", {}),
+    (b"data: a\n\n\nevent: x\ndata: b\n\n\nid: 4\n\ndata: c\n\n", {}),
+    ("data: é\n\nid: 1\x002\nevent: 好\ndata: b\n\nid: 🙂\nid: 2\ndata: c\n\n".encode(), {}),
+    (b"data: a\n\n: ping\nid: 1\ndata: b\n\nevent: x\n: pong\ndata: c\n\n", {}),
+    (
+        b"data: a\n\nid: 1\nevent: " + b"x" * 5 + b"\ndata: b\n\nid: " + b"y" * 9 + b"\ndata: c\n\n",
+        {"max_line_chars": 12},
+    ),
+    (b"data: a\n\nevent: t\nid: 1\ndata: " + b"x" * 9 + b"\n\n", {"max_event_chars": 8}),
+    (b"data: a\n\nid: 1\nevent: \xe4\xbd\ndata: b\n\n", {}),
+]
+
+
+@pytest.mark.parametrize(("body", "limits"), EVENT_THEN_FIELDS)
+def test_events_then_field_lines_in_small_reads_agree_on_every_path(body, limits):
+    chunkings = [chunks for _, chunks in all_chunkings(body, seeds=2)]
+    chunkings += [[body[i : i + size] for i in range(0, len(body), size)] for size in range(1, 40)]
+    chunkings += [[body[:cut], body[cut:]] for cut in range(len(body) + 1)]
+    for chunks in chunkings:
+        assert_all_agree(all_paths(body, chunks, **limits), SAME_CHUNKS)
+
+
 def test_the_read_that_brings_the_first_heartbeats_takes_the_run_path():
     events = "".join(
         f"data: {word}\n\n" + (": ping\n\n" if i % 5 == 4 else "") for i, word in enumerate(["é", "你"] * 400)

@@ -27,23 +27,22 @@ from tests.strategies import partitions
 
 def rebuild(run: EventRun) -> str:
     """The text a run says it was found in."""
-    types = run.types or [None] * len(run.datas)
-    ids = run.ids or [None] * len(run.datas)
-    assert run.types is None or run.ids is None  # one shape per run
-    comments = run.heartbeats or [None] * len(run.datas)
+    count = len(run.datas)
+    assert (run.types is not None, run.ids is not None) == ("event: " in run.fields, "id: " in run.fields)
+    values = {"event: ": run.types or [], "id: ": run.ids or []}
+    comments = run.heartbeats or [None] * count
     events = "".join(
         (f"{comment}\n\n" if comment is not None else "")
-        + (f"event: {kind}\n" if kind is not None else "")
-        + (f"id: {event_id}\n" if event_id is not None else "")
+        + "".join(f"{field}{values[field][number]}\n" for field in run.fields)
         + f"data: {data}\n\n"
-        for comment, kind, event_id, data in zip(comments, types, ids, run.datas, strict=True)
+        for number, (comment, data) in enumerate(zip(comments, run.datas, strict=True))
     )
     return "\n".join(run.lines_before) + "\n" + events + run.after
 
 
 def lines_of(run: EventRun) -> int:
     """How many lines the run's events and heartbeats are made of, counted from what it holds."""
-    per_event = 2 if run.types is None and run.ids is None else 3
+    per_event = 2 + (run.types is not None) + (run.ids is not None)
     return per_event * len(run.datas) + 2 * sum(c is not None for c in run.heartbeats or ())
 
 
@@ -167,6 +166,23 @@ def test_a_fault_between_two_events_of_the_shape_means_no_run(name, heartbeats):
     assert find_event_run(FAULTS_INSIDE[name], heartbeats) is None
 
 
+def test_events_with_a_type_and_an_id_are_one_run_in_either_order():
+    for first, second in (("event: t", "id: 7"), ("id: 7", "event: t")):
+        text = f"x\n\n{first}\n{second}\ndata: a\n\n{first}\n{second}\ndata: b\n\n{first}\n"
+        run = find_event_run(text)
+        assert run is not None and run.datas == ["a", "b"] and run.after == f"{first}\n"
+        assert (run.types, run.ids) == (["t", "t"], ["7", "7"])
+        assert run.lines_in_run == 8
+        assert_exact(run, text)
+    # The other order inside a run, or a field line missing: not an event of the run's shape.
+    swapped = "x\n\nevent: t\nid: 7\ndata: a\n\nid: 8\nevent: t\ndata: b\n\n"
+    run = find_event_run(swapped)
+    assert run is not None and run.datas == ["a"] and run.after == "id: 8\nevent: t\ndata: b\n\n"
+    assert find_event_run(swapped + "event: t\nid: 9\ndata: c\n\n") is None
+    missing = "x\n\nevent: t\nid: 7\ndata: a\n\nevent: t\ndata: b\n\nevent: t\nid: 9\ndata: c\n\n"
+    assert find_event_run(missing) is None
+
+
 #: A fault before the first event of the shape, or after the last whole one: the run is the events
 #: between; the fault goes to the field loop with ``lines_before`` or ``after``.
 FAULTS_OUTSIDE = {
@@ -209,10 +225,11 @@ faults = st.sampled_from(
 def run_texts(draw: st.DrawFn) -> str:
     """LF-only text cut anywhere, made of runs of one-shape events; now and then a line that breaks one."""
     lines: list[str] = []
-    first = draw(st.sampled_from(["", "event: ", "id: "]))
+    fields = draw(st.sampled_from([(), ("event: ",), ("id: ",), ("event: ", "id: "), ("id: ", "event: ")]))
     for _ in range(draw(st.integers(0, 8))):
-        if first and draw(st.integers(0, 3)):  # mostly one shape, now and then the plain data one
-            lines.append(first + draw(values))
+        if fields and draw(st.integers(0, 3)):  # mostly one shape, now and then the plain data one
+            for field in fields[: draw(st.integers(1, 5))]:  # now and then its first field line only
+                lines.append(field + draw(values))
         lines.append("data: " + draw(values))
         lines.append("")
         if draw(st.integers(0, 4)) == 0:  # a heartbeat: a comment line, then a blank line
@@ -234,7 +251,10 @@ def test_a_run_found_rebuilds_its_text_exactly(text, heartbeats):
 
 
 @settings(deadline=None)
-@given(st.lists(values, min_size=1, max_size=6), st.sampled_from(["event: t\n", "id: 7\n", ""]))
+@given(
+    st.lists(values, min_size=1, max_size=6),
+    st.sampled_from(["event: t\n", "id: 7\n", "", "event: t\nid: 7\n", "id: 7\nevent: message\n"]),
+)
 def test_text_of_one_shape_is_always_found(datas, first):
     event = first + "data: {}\n\n"
     text = "x\n\n" + "".join(event.format(data) for data in datas) + "y"
