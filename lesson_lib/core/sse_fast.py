@@ -2,7 +2,7 @@
 
 This is :class:`lesson_lib.SSEParser`. It does what the reference parser does (read that one first: it is
 the spec's algorithm, step by step) and gives the same events, state and errors for every chunking, as
-``tests/test_sse_paths.py`` checks; what differs is only the work per read. The tricks, each measured to
+``tests/core/test_sse_paths.py`` checks; what differs is only the work per read. The tricks, each measured to
 pay (``benchmarks/README.md``):
 
 * a read with no CR or LF in it is only remembered (appended to a byte buffer); its bytes are decoded
@@ -53,7 +53,7 @@ In ``errors="replace"`` mode no read takes the one-pass path: every read that en
 of reads without a line ending once a few KiB wait, go through the layers, which keep the unfinished line
 themselves (the parser reads only their counts). Handing the whole line to the layers and back on every
 such read, as the strict path's ``setstate``/``getstate`` do, made that mode quadratic in a long line
-(issue 23); ``tests/test_sse_cost.py`` counts the work per byte in both modes.
+(issue 23); ``tests/core/test_sse_cost.py`` counts the work per byte in both modes.
 
 It uses the decoder and the line splitter only through their public methods.
 """
