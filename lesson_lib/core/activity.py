@@ -250,8 +250,7 @@ def check_timeouts(
     idle_timeout: object = None, progress_timeout: object = None, deadline: object = None
 ) -> None:
     """Raise :class:`~lesson_lib.core.options.OptionError` (a ``ValueError``) naming the first timeout that
-    is not
-    ``None`` or a finite number of seconds above 0 (at most :data:`MAX_TIMEOUT_SECONDS`). No I/O."""
+    is not ``None`` or a finite number of seconds above 0 (at most :data:`MAX_TIMEOUT_SECONDS`). No I/O."""
     for name, value in zip(TIMEOUT_KINDS, (idle_timeout, progress_timeout, deadline), strict=True):
         check_number(name, value, minimum=0, maximum=MAX_TIMEOUT_SECONDS, low_open=True, none=True)
 

@@ -1,9 +1,8 @@
 """JSON streams without SSE: newline-delimited JSON (Ollama), one growing JSON array (Gemini without alt).
 
 Both parsers are sans-IO, like :class:`~lesson_lib.core.sse.SSEParser`: ``feed(bytes)`` returns the values
-that the
-bytes completed, ``close()`` says whether the stream ended at a boundary. A value is parsed exactly once,
-with the standard library's ``json`` (control characters in strings rejected), and only when its unit is
+that the bytes completed, ``close()`` says whether the stream ended at a boundary. A value is parsed exactly
+once, with the standard library's ``json`` (control characters in strings rejected), and only when its unit is
 complete: an NDJSON line once its LF has arrived, an array element once its closing bracket, quote or
 delimiter has arrived. Nothing is ever parsed at ``close()``: a last line without its LF is a cut line.
 

@@ -1,8 +1,7 @@
 """What both SSE parsers share: the event and comment types, the defaults, the option check, the retry rule.
 
 :mod:`lesson_lib.core.sse_reference` (written to be read) and :mod:`lesson_lib.core.sse_fast` (written to be
-fast)
-import these, so that they cannot differ in what they return or in how they refuse a bad option.
+fast) import these, so that they cannot differ in what they return or in how they refuse a bad option.
 :mod:`lesson_lib.core.sse` re-exports all of it.
 """
 

@@ -16,8 +16,7 @@ a run of data events ...), so each value is checked for one. Heartbeats (a comme
 events, then a blank line) do nothing to the events or the state: when the caller expects them, the
 separator may hold one. Anything else makes :func:`find_event_run` return ``None``, and the field loop in
 :mod:`lesson_lib.core.sse_fast` reads the lines one by one. Either way the events are the same; this is a
-speed
-path, proved against the field loop by ``tests/core/test_sse_runs.py``.
+speed path, proved against the field loop by ``tests/core/test_sse_runs.py``.
 
 Measured on the benchmark streams in 64 KiB reads (interleaved CPU-time medians on this 2-core machine;
 the lines-only baseline takes about 400-450 ns per event):

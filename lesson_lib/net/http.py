@@ -72,9 +72,8 @@ the socket of a connection this call opened (httpcore's ``trace`` extension) and
 response's socket; on a connection reused from the caller's ``client``, the headers are bounded per read only
 (each read waits at most its timeout cut to the deadline's time left), not in total. And over any other sync
 source (a generator, a file), :func:`~lesson_lib.core.completion.consume` judges the clocks only between
-reads: a
-read that blocks returns when it returns. Tolerance: a clock fires within about 0.1 s of running out (the
-watchdog's wake-up, then the close; measured 0.001-0.064 s past the deadline on a busy two-core machine);
+reads: a read that blocks returns when it returns. Tolerance: a clock fires within about 0.1 s of running out
+(the watchdog's wake-up, then the close; measured 0.001-0.064 s past the deadline on a busy two-core machine);
 ``tests/net/test_timeouts.py`` allows 0.7 s.
 
 Compression. httpx asks for ``Accept-Encoding: gzip, deflate`` by default and decodes in ``iter_bytes()``;

@@ -8,8 +8,7 @@ which sends and flushes at once. :mod:`lesson_lib.net.relay` runs one per reques
 (strict UTF-8 across reads, lines across reads, events across reads), every complete upstream unit (an SSE
 event or comment, an NDJSON value, a JSON array element) is re-emitted as one SSE event the moment it is
 complete, and the upstream :class:`~lesson_lib.core.completion.StreamResult` follows as a last event of its
-own,
-``event: outcome`` (:func:`outcome_frame`).
+own, ``event: outcome`` (:func:`outcome_frame`).
 
 What the correct pipeline guarantees, in every chunking of the upstream body (``tests/net/test_relay.py``):
 
@@ -175,10 +174,9 @@ class _Framer:
     """Complete upstream units as SSE frames: SSE events (and comments) re-encoded, JSON values as data.
 
     Its parser is the one :func:`~lesson_lib.core.completion.aconsume` uses (strict, the default limits), so
-    it
-    completes the same units at the same points; after a decode error or a limit it stops (keeping what
-    completed before). Event types are escaped (:func:`escape_type`) and ``id:`` is written whenever the
-    last event ID changes, so a reset to the empty string reaches the client."""
+    it completes the same units at the same points; after a decode error or a limit it stops (keeping what
+    completed before). Event types are escaped (:func:`escape_type`) and ``id:`` is written whenever the last
+    event ID changes, so a reset to the empty string reaches the client."""
 
     def __init__(self, contract: str, rewrite: tuple[str, str] | None) -> None:
         self.parser: FramingParser = framing(contract_class(contract).framing).new_parser(

@@ -23,8 +23,7 @@
   responses);
 * a request with ``Last-Event-ID`` resumes after the event whose ``id`` field set that ID (the body is cut at
   event boundaries found by :class:`~lesson_lib.core.sse.SSEParser`); an unknown ID replays the whole body.
-  Any
-  method resumes, so an MCP client's ``GET`` with ``Last-Event-ID`` after a ``POST`` works;
+  Any method resumes, so an MCP client's ``GET`` with ``Last-Event-ID`` after a ``POST`` works;
 * a request whose query has ``starting_after=N`` (OpenAI Responses background mode:
   ``GET /responses/{id}?stream=true&starting_after=N``) gets the events whose JSON ``sequence_number`` is
   above N, from the start of the first such event (nothing, if there is none); it takes precedence over

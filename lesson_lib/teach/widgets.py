@@ -932,8 +932,7 @@ class CompletionExplorer(_Explorer):
 
     def map_outcomes(self) -> list[str]:
         """The outcome label (:func:`lesson_lib.teach.viz.outcome_label`) for every cut-off from 0 to the
-        whole
-        body, drawn along the byte axis with the current cut-off marked. About 0.2 ms per cut-off."""
+        whole body, drawn along the byte axis with the current cut-off marked. About 0.2 ms per cut-off."""
         labels = [
             viz.outcome_label(self.outcome_at(self.body, c, self.contract)) for c in range(len(self.body) + 1)
         ]
