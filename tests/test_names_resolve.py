@@ -115,3 +115,15 @@ def test_the_public_api_the_design_lists_exists() -> None:
             if not any(hasattr(package, name) for package in packages):
                 missing.append(name)
     assert len(bullets) >= 5 and missing == []
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_every_test_file_a_text_names_exists(name: str) -> None:
+    """A lesson or guide that cites ``tests/core/test_x.py`` as its proof names a file that is there."""
+    missing = [
+        f"{where} {path}"
+        for where, text in _texts(ROOT / name)
+        for path in sorted(set(re.findall(r"\btests/[\w/]+\.py\b", text)))
+        if not (ROOT / path).is_file() and not path.endswith("/test_x.py")  # test_x: a placeholder
+    ]
+    assert missing == []
