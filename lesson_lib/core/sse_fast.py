@@ -386,6 +386,7 @@ class FastSSEParser(ParserViews):
         one (the read could raise: invalid UTF-8, a line or event limit possibly crossed) sends the read to
         ``_feed_now``, through the layers, which report the exact offset.
 
+        * :meth:`_feed_one_line`: a read that ends one line (or brings the LF of a CRLF cut by the reads);
         * :meth:`_feed_data_event`: the rest of a data line, its blank line, the next line's start;
         * :meth:`_feed_event_then_fields`: the same with one or two ``event:`` or ``id:`` lines before
           that start;
@@ -403,8 +404,10 @@ class FastSSEParser(ParserViews):
             # one test more per read cost 1.5-3 % in 64-byte reads of the chat stream (its raw bytes hold no
             # line ending: the read's LFs are all of them).
             out = None
-            if data.startswith(b"data: "):
-                lfs = chunk.count(10)
+            lfs = chunk.count(10)
+            if lfs < 2:  # one line ended (by LF, CRLF or a CR that ends the read), or the LF of a CRLF
+                out = self._feed_one_line(data, chunk, lfs)
+            elif data.startswith(b"data: "):
                 if lfs == 2:
                     out = self._feed_data_event(data)
                 elif lfs <= 4:
@@ -414,6 +417,106 @@ class FastSSEParser(ParserViews):
             if out is not None:
                 return out
         return self._feed_decoded(chunk)
+
+    def _feed_one_line(self, data: bytearray | bytes, chunk: bytes, lfs: int) -> list[Event | Comment] | None:
+        """A small read that ends exactly one line, taken in its bytes: the rest of the line (all of its
+        bytes undecoded until now), its ending (an LF, a CRLF, or a CR that ends the read: its LF may come
+        next) and the start of the next line, perhaps after the LF of a CRLF whose CR ended the last read;
+        or that LF alone, then the start of the next line. In small reads of streams whose events have
+        several field lines (``event:`` and ``id:`` lines, CRLF endings) most reads that end lines are
+        these. The line is a blank line, or a ``data: ``, ``event: `` or ``id: `` line, interpreted by the
+        field loop's rules (:meth:`_process`); the start of the next line stays undecoded, as a read without
+        a line ending leaves it.
+
+        The caller has seen that the read holds ``lfs`` LFs, 0 or 1, and that no byte is held or decoded
+        of the unfinished line. Returns ``None``, having changed nothing, for any other read (a CR alone
+        inside it, a comment or any other field, invalid UTF-8, a limit possibly crossed).
+        """
+        final_cr = False
+        start = 0
+        if self._after_cr and data[0] == 10:  # the LF of a CRLF whose CR ended the last read (the waiting
+            start = 1  # bytes are those of reads without a line ending: none waits after a CR)
+            lfs -= 1
+        if 13 in chunk:
+            if chunk.count(13) != 1:
+                return None
+            if lfs:  # a CRLF inside the read (the waiting bytes hold no line ending)
+                end = data.find(10, start)
+                if end == start or data[end - 1] != 13:  # an LF alone, and a CR elsewhere
+                    return None
+                line_end = end - 1
+            elif chunk[-1] == 13:  # the CR ends the line and the read; an LF that comes next is its
+                line_end = end = len(data) - 1
+                final_cr = True
+            else:  # a CR alone, then more of the read
+                return None
+        elif lfs:
+            line_end = end = data.find(10, start)
+        else:  # only that LF, then the start of the next line: no line ends here
+            tail = data[1:]
+            if len(tail) > self._line_cap:
+                return None
+            self._bytes_in += 1
+            self._chars_in += 1
+            self._after_cr = False
+            raw = self._raw
+            raw.clear()
+            raw += tail
+            return []
+        cut = end + 1  # where the unfinished line starts
+        if self._data_chars + cut > self._event_cap:  # a data line adds at most its bytes to the event
+            return None
+        line_cap = self._line_cap
+        tail = data[cut:]
+        if len(data) > line_cap and (line_end - start > line_cap or len(tail) > line_cap):
+            return None  # (bytes: at least the characters)
+        try:
+            line = data[start:line_end].decode()
+        except UnicodeDecodeError:
+            return None
+        out: list[Event | Comment]
+        if not line:  # the blank line: dispatch, as the field loop does
+            self._last_event_id = last_id = self._id_buffer
+            data_lines = self._data
+            if data_lines:
+                event = _new_object(Event)  # (inline, as in _feed_decoded)
+                _set_type(event, self._event_type or "message")
+                _set_data(event, "\n".join(data_lines))
+                _set_last_event_id(event, last_id)
+                self._data, self._data_chars = [], 0
+                self._events_out += 1
+                out = [event]
+            else:
+                out = []
+            self._event_type = ""
+            self._fields_pending = False
+        else:
+            if line.startswith("data: "):
+                self._data_chars += len(line) - 5
+                data_lines = self._data
+                data_lines.append(line[6:])
+                if not len(data_lines) % CHECK_EVERY:  # many short lines: join them in groups (memory)
+                    compact_tail(data_lines, "\n")
+            elif line.startswith("event: "):
+                self._event_type = line[7:]
+            elif line.startswith("id: "):
+                value = line[4:]
+                if "\x00" not in value:  # the spec ignores an id with U+0000
+                    self._id_buffer = value
+            else:  # a comment, or any other field: the general path
+                return None
+            self._fields_pending = True
+            out = []
+        self._bytes_in += cut  # (no bytes were held: the caller saw it)
+        self._chars_in += start + len(line) + cut - line_end
+        self._lines_out += 1
+        raw = self._raw
+        raw.clear()
+        raw += tail
+        self._after_cr = final_cr
+        room = line_cap  # nothing is decoded of the unfinished line: all of it waits in _raw
+        self._raw_room = room if room < _RAW_MAX_BYTES else _RAW_MAX_BYTES
+        return out
 
     def _feed_data_event(self, data: bytearray | bytes) -> list[Event | Comment] | None:
         """The most common small read that ends lines, taken in its bytes: the rest of a data line (all of

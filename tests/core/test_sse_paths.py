@@ -314,6 +314,38 @@ def test_events_then_field_lines_in_small_reads_agree_on_every_path(body, limits
         assert_all_agree(all_paths(body, chunks, **limits), SAME_CHUNKS)
 
 
+#: Reads that end one line (``FastSSEParser._feed_one_line``): by LF, by CRLF, by a CR that ends the read,
+#: after the LF of a CRLF whose CR ended the last read or that LF alone; and the near misses it leaves to
+#: the other paths: a CR alone inside the read, two CRs, an LF alone beside a CR, a comment, an unknown
+#: field, an id with U+0000, invalid UTF-8, and a line at and past each limit after CRLFs cut by reads
+#: (the limit's error counts every character before it: the CRLFs' included).
+ONE_LINE_READS = [
+    ("event: message\r\nid: 1\r\ndata: 你好\r\n\r\n".encode() * 3 + b"data: " + b"x" * 30 + b"\r\n", {}),
+    ("event: message\r\nid: 1\r\ndata: é🙂\r\n\r\n".encode() * 3 + b"data: " + b"x" * 30 + b"\r\n\r\n",
+     {"max_line_chars": 20}),
+    (b"event: m\r\nid: 22\r\ndata: a\r\n\r\n" * 2 + b"id: " + b"y" * 17 + b"\r\ndata: b\r\n\r\n",
+     {"max_line_chars": 20}),
+    (b"event: m\r\nid: 22\r\ndata: a\r\n\r\n" * 2 + b"id: " + b"y" * 16 + b"\r\ndata: b\r\n\r\n",
+     {"max_line_chars": 20}),
+    (
+        b"id: 1\r\ndata: abc\r\ndata: def\r\n\r\n" * 2 + b"data: " + b"z" * 12 + b"\r\n\r\n",
+        {"max_event_chars": 10},
+    ),
+    (b"id: 1\ndata: a\n\nid: 2\rdata: b\r\rid: 3\r\ndata: c\n\r\n", {}),
+    (b"event: a\r\n: ping\r\nretry: 5\r\nid: 1\x002\r\ndata: x\r\n\r\nfoo: 1\r\ndata: y\r\n\r\n", {}),
+    (b"id: 1\r\ndata: a\r\n\r\nid: 2\r\ndata: \xe4\xbd\r\n\r\n", {}),
+    (b"data: a\r\n\r\ndata: b\r\n\r\n\r\n\r\ndata: c\r\n\r\n", {}),
+]
+
+
+@pytest.mark.parametrize(("body", "limits"), ONE_LINE_READS)
+def test_reads_that_end_one_line_agree_on_every_path(body, limits):
+    chunkings = [chunks for _, chunks in all_chunkings(body, seeds=2)]
+    chunkings += [[body[i : i + size] for i in range(0, len(body), size)] for size in range(1, 24)]
+    for chunks in chunkings:
+        assert_all_agree(all_paths(body, chunks, **limits), SAME_CHUNKS)
+
+
 def test_the_read_that_brings_the_first_heartbeats_takes_the_run_path():
     events = "".join(
         f"data: {word}\n\n" + (": ping\n\n" if i % 5 == 4 else "") for i, word in enumerate(["é", "你"] * 400)
