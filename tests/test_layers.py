@@ -1,7 +1,7 @@
 """The layers' direction, enforced: import-linter's contracts in ``pyproject.toml`` hold (docs/design.md).
 
 ``lint-imports`` (the venv's, beside this interpreter) reads ``[tool.importlinter]``: a layers contract
-(exercises > teach > net > captures > i18n > core: a module imports only from layers below its own) and a
+(exercises > teach > net | guard > captures > i18n > core: a module imports only from layers below its own) and a
 forbidden one (the core imports no network, widget or plotting package, directly or through another
 module). ``make test`` runs the same command. The last test breaks a copy of the package on purpose and checks
 that the command reports both violations, so a contract that no longer sees anything would fail here.
@@ -20,8 +20,9 @@ ROOT = Path(__file__).resolve().parent.parent
 LINT_IMPORTS = Path(sys.executable).parent / "lint-imports"
 CONFIG = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
 CONTRACTS = {c["id"]: c for c in CONFIG["contracts"]}
-LAYERS = ["exercises", "teach", "net", "captures", "i18n", "core"]
-FORBIDDEN_IN_CORE = {"httpx", "starlette", "uvicorn", "ipywidgets", "matplotlib", "IPython", "anyio", "jiter"}
+#: Top to bottom; siblings (independent layers: neither imports the other) share a line, split by " | ".
+LAYERS = ["exercises", "teach", "net | guard", "captures", "i18n", "core"]
+FORBIDDEN_IN_CORE = {"httpx", "httpx2", "starlette", "uvicorn", "ipywidgets", "matplotlib", "IPython", "anyio", "jiter"}
 
 
 def lint_imports(root: Path) -> subprocess.CompletedProcess[str]:
@@ -43,7 +44,9 @@ def test_the_contracts_say_the_layers_of_the_design() -> None:
     assert CONFIG["include_external_packages"] is True  # else the forbidden packages are not in the graph
     assert CONTRACTS.keys() == {"layers", "core-standalone"}
     assert CONTRACTS["layers"]["type"] == "layers"
-    assert CONTRACTS["layers"]["layers"] == [f"lesson_lib.{layer}" for layer in LAYERS]
+    assert CONTRACTS["layers"]["layers"] == [
+        " | ".join(f"lesson_lib.{name}" for name in layer.split(" | ")) for layer in LAYERS
+    ]
     assert CONTRACTS["core-standalone"]["type"] == "forbidden"
     assert CONTRACTS["core-standalone"]["source_modules"] == ["lesson_lib.core"]
     assert set(CONTRACTS["core-standalone"]["forbidden_modules"]) == FORBIDDEN_IN_CORE

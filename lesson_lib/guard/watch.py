@@ -21,6 +21,7 @@ from __future__ import annotations
 import time
 import zlib
 from collections.abc import Callable
+from typing import Any
 
 from ..core.completion import StreamJudge, StreamResult
 from ..core.contracts import Terminal, TextDelta
@@ -34,26 +35,32 @@ class UnjudgedEncodingError(Exception):
 
 
 class _Inflate:
-    """gzip or deflate (zlib, or raw deflate as some servers send), undone for the judge's eyes only."""
+    """gzip or deflate undone for the judge's eyes only. ``deflate`` is zlib-wrapped (RFC 1950) or, as
+    some servers send it, raw (RFC 1951): told apart by the first two bytes, held until both came."""
 
     def __init__(self, encoding: str) -> None:
-        self.encoding = encoding
-        self.raw_tried = False
-        wbits = 16 + zlib.MAX_WBITS if encoding in ("gzip", "x-gzip") else zlib.MAX_WBITS
-        self.inflate = zlib.decompressobj(wbits)
+        self.held = b""
+        self.inflate: Any = None
+        if encoding in ("gzip", "x-gzip"):
+            self.inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
 
     def feed(self, data: bytes) -> bytes:
-        try:
-            return self.inflate.decompress(data)
-        except zlib.error:
-            if self.encoding != "deflate" or self.raw_tried:
-                raise
-            self.raw_tried = True  # deflate without its zlib header: what httpx also accepts
-            self.inflate = zlib.decompressobj(-zlib.MAX_WBITS)
-            return self.inflate.decompress(data)
+        if self.inflate is None:
+            self.held += data
+            if len(self.held) < 2:
+                return b""
+            first, second = self.held[0], self.held[1]
+            wrapped = first & 0x0F == 8 and (first << 8 | second) % 31 == 0
+            self.inflate = zlib.decompressobj(zlib.MAX_WBITS if wrapped else -zlib.MAX_WBITS)
+            data, self.held = self.held, b""
+        return bytes(self.inflate.decompress(data))
 
     def flush(self) -> bytes:
-        return self.inflate.flush()
+        if self.inflate is None:  # fewer than two bytes in all: not a deflate stream
+            raise zlib.error("deflate body shorter than its header")
+        if not self.inflate.eof:
+            raise zlib.error("compressed body ended before its end")
+        return bytes(self.inflate.flush())
 
 
 class Watch:
