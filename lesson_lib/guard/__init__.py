@@ -24,4 +24,11 @@ from .client import AsyncClient, Client
 from .errors import GuardReport, UnprovenStreamError
 from .paths import PATH_CONTRACTS, contract_for_path
 
-__all__ = ["PATH_CONTRACTS", "AsyncClient", "Client", "GuardReport", "UnprovenStreamError", "contract_for_path"]
+__all__ = [
+    "PATH_CONTRACTS",
+    "AsyncClient",
+    "Client",
+    "GuardReport",
+    "UnprovenStreamError",
+    "contract_for_path",
+]

@@ -55,7 +55,9 @@ class _Guard:
     def __init__(self, contract: object, on_report: object) -> None:
         self.choice: ContractChoice = check_choice(contract)
         if on_report is not None and not callable(on_report):
-            raise TypeError(f"on_report must be a callable taking a GuardReport, got {type(on_report).__name__}")
+            raise TypeError(
+                f"on_report must be a callable taking a GuardReport, got {type(on_report).__name__}"
+            )
         self.hook: Callable[[GuardReport], None] | None = on_report  # type: ignore[assignment]
         self.last_report: GuardReport | None = None
 

@@ -41,8 +41,10 @@ def check_choice(contract: object) -> ContractChoice:
                 raise TypeError(f"contract={{{suffix!r}: ...}} must be a contract name, got {name!r}")
             check_options(name)
         return dict(contract)
-    raise TypeError(f"contract must be a contract name, a mapping of path endings to names, or None; "
-                    f"got {type(contract).__name__}")
+    raise TypeError(
+        f"contract must be a contract name, a mapping of path endings to names, or None; "
+        f"got {type(contract).__name__}"
+    )
 
 
 def contract_for_path(path: str, choice: ContractChoice = None) -> str | None:

@@ -17,7 +17,14 @@ import pytest
 from lesson_lib import IncompleteStreamError, Outcome, Unit
 from lesson_lib.captures import load
 from lesson_lib.core.chunking import fixed_size_chunks
-from lesson_lib.guard import PATH_CONTRACTS, AsyncClient, Client, GuardReport, UnprovenStreamError, contract_for_path
+from lesson_lib.guard import (
+    PATH_CONTRACTS,
+    AsyncClient,
+    Client,
+    GuardReport,
+    UnprovenStreamError,
+    contract_for_path,
+)
 from lesson_lib.guard.watch import Watch
 from lesson_lib.net.replay import ReplayServer
 
@@ -35,8 +42,11 @@ def test_a_long_lived_client_keeps_its_one_connection_usable_on_every_path():
         "cut": load("openai-chat/truncated_clean_boundary").body,
         "error": load("openai-chat/service_error").body,
     }
-    with ReplayServer(bodies["ok"], max_requests=5) as ok, ReplayServer(bodies["cut"], max_requests=2) as cut, \
-            ReplayServer(bodies["error"], max_requests=2) as error:
+    with (
+        ReplayServer(bodies["ok"], max_requests=5) as ok,
+        ReplayServer(bodies["cut"], max_requests=2) as cut,
+        ReplayServer(bodies["error"], max_requests=2) as error,
+    ):
         reports: list[GuardReport] = []
         guard = Client(limits=ONE, timeout=POOL, on_report=reports.append)
         with openai.OpenAI(api_key="k", base_url=ok.url, max_retries=0, http_client=guard) as sdk:
@@ -68,7 +78,9 @@ def test_an_async_long_lived_client_keeps_its_one_connection_usable():
     async def main(cut_url: str, whole_url: str) -> list[str]:
         guard = AsyncClient(limits=ONE, timeout=POOL)
         seen = []
-        async with anthropic.AsyncAnthropic(api_key="k", base_url=whole_url, max_retries=0, http_client=guard) as sdk:
+        async with anthropic.AsyncAnthropic(
+            api_key="k", base_url=whole_url, max_retries=0, http_client=guard
+        ) as sdk:
             for url in (cut_url, whole_url, cut_url, whole_url):
                 stream = await sdk.with_options(base_url=url).messages.create(
                     model="m", max_tokens=9, messages=MESSAGES, stream=True
@@ -118,12 +130,23 @@ def test_a_connection_dropped_after_the_whole_answer_does_not_raise():
         assert server.wait_idle(3.0)
     assert type(alone).__name__ == "RemoteProtocolError"
     assert guarded is None and text == capture.text
-    assert reports[0].ended == "error" and reports[0].is_final and reports[0].error_kind == "RemoteProtocolError"
+    assert (
+        reports[0].ended == "error" and reports[0].is_final and reports[0].error_kind == "RemoteProtocolError"
+    )
 
 
 def test_a_request_that_does_not_stream_passes_through_untouched():
-    body = json.dumps({"id": "x", "object": "chat.completion", "created": 0, "model": "m", "choices": [
-        {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "你好"}}]}).encode()
+    body = json.dumps(
+        {
+            "id": "x",
+            "object": "chat.completion",
+            "created": 0,
+            "model": "m",
+            "choices": [
+                {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "你好"}}
+            ],
+        }
+    ).encode()
     reports: list[GuardReport] = []
     with ReplayServer(body, content_type="application/json", max_requests=3) as server:
         guard = Client(on_report=reports.append)
@@ -157,11 +180,21 @@ def test_the_report_counts_and_times_and_says_nothing_of_the_content():
     report = guard.last_report
     assert raised is None and report is not None
     assert (report.method, report.path, report.contract, report.status) == (
-        "POST", "/responses", "openai-responses", 200)
+        "POST",
+        "/responses",
+        "openai-responses",
+        200,
+    )
     assert report.ended == "eof" and report.is_final and not report.raised
     assert report.bytes == len(capture.body) and report.reads >= len(capture.body) // 50
     assert report.events == consume_events(capture) and report.last_event_index == report.events - 1
-    assert 0 <= report.time_to_headers <= report.time_to_first_byte <= report.time_to_first_text <= report.duration
+    assert (
+        0
+        <= report.time_to_headers
+        <= report.time_to_first_byte
+        <= report.time_to_first_text
+        <= report.duration
+    )
     assert report.max_gap is not None and report.max_gap > 0
     for value in report.as_dict().values():
         assert not isinstance(value, str) or not any(word in value for word in text.split() if len(word) > 2)
@@ -200,23 +233,31 @@ def test_arguments_are_checked_before_any_io():
 
 def test_the_path_registry_and_its_override():
     assert PATH_CONTRACTS == {
-        "/chat/completions": "openai-chat", "/responses": "openai-responses", "/messages": "anthropic-messages"}
+        "/chat/completions": "openai-chat",
+        "/responses": "openai-responses",
+        "/messages": "anthropic-messages",
+    }
     assert contract_for_path("/v1/chat/completions") == "openai-chat"
     assert contract_for_path("/openai/deployments/d/chat/completions/") == "openai-chat"
     assert contract_for_path("/v1/messages") == "anthropic-messages"
     assert contract_for_path("/v1/embeddings") is None
     assert contract_for_path("/anything", "ollama") == "ollama"
     assert contract_for_path("/api/chat", {"/api/chat": "ollama"}) == "ollama"
-    assert contract_for_path("/v1/messages", {"/api/chat": "ollama"}) is None  # the mapping replaces the registry
+    assert (
+        contract_for_path("/v1/messages", {"/api/chat": "ollama"}) is None
+    )  # the mapping replaces the registry
 
 
 def test_a_contract_override_judges_another_service_through_the_same_client():
     capture = load("ollama/truncated_clean_boundary")
-    with ReplayServer(capture.body, content_type="application/x-ndjson", max_requests=2) as server:
-        with Client(contract={"/api/chat": "ollama"}) as guard, pytest.raises(UnprovenStreamError) as raised:
-            with guard.stream("POST", server.url + "/api/chat", json={"model": "m"}) as response:
-                for _ in response.iter_lines():
-                    pass
+    with (
+        ReplayServer(capture.body, content_type="application/x-ndjson", max_requests=2) as server,
+        Client(contract={"/api/chat": "ollama"}) as guard,
+        pytest.raises(UnprovenStreamError) as raised,
+        guard.stream("POST", server.url + "/api/chat", json={"model": "m"}) as response,
+    ):
+        for _ in response.iter_lines():
+            pass
     assert raised.value.outcome is Outcome.TRUNCATED and raised.value.contract == "ollama"
 
 
@@ -225,8 +266,15 @@ def test_a_contract_override_judges_another_service_through_the_same_client():
 
 def watched(body: bytes, encoding: str, size: int) -> tuple[list[GuardReport], BaseException | None]:
     reports: list[GuardReport] = []
-    watch = Watch("openai-chat", method="POST", path="/chat/completions", status=200,
-                  content_encoding=encoding, started=0.0, on_report=reports.append)
+    watch = Watch(
+        "openai-chat",
+        method="POST",
+        path="/chat/completions",
+        status=200,
+        content_encoding=encoding,
+        started=0.0,
+        on_report=reports.append,
+    )
     try:
         for chunk in fixed_size_chunks(body, size):
             watch.read(chunk)
@@ -242,8 +290,11 @@ def test_gzip_and_deflate_bodies_are_judged_on_their_inflated_bytes(size):
     cut = load("openai-chat/truncated_before_done").body
     deflate = zlib.compressobj(wbits=-zlib.MAX_WBITS)
     raw_deflate = deflate.compress(whole) + deflate.flush()
-    for encoded, encoding in [(gzip.compress(whole), "gzip"), (zlib.compress(whole), "deflate"),
-                              (raw_deflate, "deflate")]:
+    for encoded, encoding in [
+        (gzip.compress(whole), "gzip"),
+        (zlib.compress(whole), "deflate"),
+        (raw_deflate, "deflate"),
+    ]:
         reports, raised = watched(encoded, encoding, size)
         assert raised is None and reports[0].is_final and reports[0].bytes == len(encoded)
     reports, raised = watched(gzip.compress(cut), "gzip", size)
@@ -253,5 +304,40 @@ def test_gzip_and_deflate_bodies_are_judged_on_their_inflated_bytes(size):
 
 
 def test_an_encoding_the_guard_cannot_undo_is_unproven_not_passed():
-    reports, raised = watched(b"\x00\x01", "br", 1)
+    _reports, raised = watched(b"\x00\x01", "br", 1)
     assert isinstance(raised, UnprovenStreamError) and raised.error_kind == "UnjudgedEncodingError"
+
+
+def test_a_reader_that_never_closes_still_gets_its_connection_back_after_the_exception():
+    """Plain httpx2 use: iterate, catch, forget to close. The guard closes the transport's stream before it
+    raises, also when a read decided it before the body's end (here [DONE] after a cut reason, the body's
+    last chunk still to come), so a pool of one connection serves the next request."""
+    capture = load("openai-chat/incomplete")
+    pieces = range(40, len(capture.body), 40)
+    with (
+        ReplayServer(capture.body, pieces, max_requests=4) as server,
+        Client(limits=ONE, timeout=POOL) as guard,
+    ):
+        for _ in range(3):
+            request = guard.build_request("POST", server.url + "/chat/completions", json={"stream": True})
+            response = guard.send(request, stream=True)
+            with pytest.raises(UnprovenStreamError):
+                for _ in response.iter_bytes():
+                    pass
+            # no response.close()
+
+
+def test_an_async_reader_that_never_closes_still_gets_its_connection_back():
+    capture = load("openai-responses/service_error")
+
+    async def main(url: str) -> None:
+        async with AsyncClient(limits=ONE, timeout=POOL) as guard:
+            for _ in range(3):
+                request = guard.build_request("POST", url + "/responses", json={"stream": True})
+                response = await guard.send(request, stream=True)
+                with pytest.raises(UnprovenStreamError):
+                    async for _ in response.aiter_bytes():
+                        pass
+
+    with ReplayServer(capture.body, range(40, len(capture.body), 40), max_requests=4) as server:
+        asyncio.run(main(server.url))

@@ -104,7 +104,7 @@ def test_the_course_cuts_alone_and_guarded_async(name, size):
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=st.data(), name=st.sampled_from(COURSE + ["openai-chat/incomplete", "openai-responses/failed"]))
+@given(data=st.data(), name=st.sampled_from([*COURSE, "openai-chat/incomplete", "openai-responses/failed"]))
 def test_any_cuts_guarded(data, name):
     capture = load(name)
     chosen = data.draw(st.lists(st.integers(1, len(capture.body) - 1), max_size=30))
