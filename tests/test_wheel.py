@@ -36,8 +36,8 @@ import json, sys
 from pathlib import Path
 
 import lesson_lib
-heavy = sorted(m for m in ("httpx", "httpx2", "starlette", "uvicorn", "ipywidgets", "matplotlib", "IPython", "anyio")
-               if m in sys.modules)
+heavy = sorted(m for m in ("httpx", "httpx2", "starlette", "uvicorn", "ipywidgets", "matplotlib", "IPython",
+                           "anyio") if m in sys.modules)
 
 from lesson_lib import consume, parse_sse, set_language
 from lesson_lib.captures import DATA_DIR, load, names
