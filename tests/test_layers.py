@@ -63,10 +63,15 @@ def test_every_contract_is_kept() -> None:
     assert done.returncode == 0, report
 
 
-def test_a_core_module_that_imports_upwards_or_httpx_breaks_both_contracts(tmp_path: Path) -> None:
+def copy_of_the_package(tmp_path: Path) -> None:
+    """The package and its pyproject.toml under ``tmp_path``, to be broken there."""
     shutil.copy2(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
     junk = shutil.ignore_patterns("__pycache__", "*.pyc", "data")
     shutil.copytree(ROOT / "lesson_lib", tmp_path / "lesson_lib", ignore=junk)
+
+
+def test_a_core_module_that_imports_upwards_or_httpx_breaks_both_contracts(tmp_path: Path) -> None:
+    copy_of_the_package(tmp_path)
     errors = tmp_path / "lesson_lib" / "core" / "errors.py"
     errors.write_text(errors.read_text(encoding="utf-8") + "\nimport httpx\n\nfrom ..net import http\n")
     done = lint_imports(tmp_path)
@@ -103,9 +108,7 @@ def test_the_core_imports_the_standard_library_and_itself_only() -> None:
 
 def test_the_guard_importing_net_breaks_the_layers_contract(tmp_path: Path) -> None:
     """net and guard are siblings: the contract sees the guard, and forbids it to import net."""
-    shutil.copy2(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
-    junk = shutil.ignore_patterns("__pycache__", "*.pyc", "data")
-    shutil.copytree(ROOT / "lesson_lib", tmp_path / "lesson_lib", ignore=junk)
+    copy_of_the_package(tmp_path)
     paths = tmp_path / "lesson_lib" / "guard" / "paths.py"
     paths.write_text(paths.read_text(encoding="utf-8") + "\nfrom ..net import replay\n")
     done = lint_imports(tmp_path)

@@ -85,14 +85,8 @@ class _Guard:
         )
 
 
-class Client(httpx2.Client):
-    """An ``httpx2.Client`` that judges each streamed answer (see the module docstring).
-
-    ``contract``: ``None`` (the path decides: :data:`~.paths.PATH_CONTRACTS`), one contract name for every
-    streamed answer, or a mapping from path endings to contract names. ``on_report``: called with the
-    :class:`~.errors.GuardReport` of each judged response when it ends; the latest is also
-    :attr:`last_report`. Both are checked here, before any I/O. Every other argument is httpx2's.
-    """
+class _Guarded:
+    """The arguments both clients add to httpx2's (the one constructor and ``last_report`` of the two)."""
 
     def __init__(
         self,
@@ -108,6 +102,16 @@ class Client(httpx2.Client):
     def last_report(self) -> GuardReport | None:
         """The report of the latest judged response to end (``None`` before one has)."""
         return self._guard.last_report
+
+
+class Client(_Guarded, httpx2.Client):
+    """An ``httpx2.Client`` that judges each streamed answer (see the module docstring).
+
+    ``contract``: ``None`` (the path decides: :data:`~.paths.PATH_CONTRACTS`), one contract name for every
+    streamed answer, or a mapping from path endings to contract names. ``on_report``: called with the
+    :class:`~.errors.GuardReport` of each judged response when it ends; the latest is also
+    :attr:`last_report`. Both are checked here, before any I/O. Every other argument is httpx2's.
+    """
 
     def send(self, request: httpx2.Request, *, stream: bool = False, **kwargs: Any) -> httpx2.Response:
         started = time.perf_counter()
@@ -126,23 +130,8 @@ class Client(httpx2.Client):
         return response
 
 
-class AsyncClient(httpx2.AsyncClient):
+class AsyncClient(_Guarded, httpx2.AsyncClient):
     """An ``httpx2.AsyncClient`` that judges each streamed answer: the same arguments as :class:`Client`."""
-
-    def __init__(
-        self,
-        *,
-        contract: ContractChoice = None,
-        on_report: Callable[[GuardReport], None] | None = None,
-        **kwargs: Any,
-    ) -> None:
-        self._guard = _Guard(contract, on_report)
-        super().__init__(**kwargs)
-
-    @property
-    def last_report(self) -> GuardReport | None:
-        """The report of the latest judged response to end (``None`` before one has)."""
-        return self._guard.last_report
 
     async def send(self, request: httpx2.Request, *, stream: bool = False, **kwargs: Any) -> httpx2.Response:
         started = time.perf_counter()
