@@ -341,3 +341,17 @@ def test_an_async_reader_that_never_closes_still_gets_its_connection_back():
 
     with ReplayServer(capture.body, range(40, len(capture.body), 40), max_requests=4) as server:
         asyncio.run(main(server.url))
+
+
+def test_the_stream_helpers_raise_too():
+    """anthropic's messages.stream().get_final_message() alone returns the partial message unmarked
+    (tests/net/test_sdks.py); guarded, it raises."""
+    capture = load("anthropic-messages/truncated_clean_boundary")
+    with ReplayServer(capture.body, max_requests=2) as server:
+        with (
+            anthropic.Anthropic(api_key="k", base_url=server.url, max_retries=0, http_client=Client()) as sdk,
+            sdk.messages.stream(model="m", max_tokens=9, messages=MESSAGES) as stream,
+            pytest.raises(UnprovenStreamError, match="completion layer"),
+        ):
+            stream.get_final_message()
+        assert server.wait_idle(3.0)
