@@ -19,7 +19,16 @@ from .core.chunking import (
     split_at,
     two_piece_splits,
 )
-from .core.completion import Outcome, StreamResult, Unit, aconsume, astream_updates, consume, stream_updates
+from .core.completion import (
+    Outcome,
+    StreamJudge,
+    StreamResult,
+    Unit,
+    aconsume,
+    astream_updates,
+    consume,
+    stream_updates,
+)
 from .core.contracts import TextDelta
 from .core.decoding import (
     ByteRole,
@@ -67,6 +76,7 @@ __all__ = [
     "ReferenceSSEParser",
     "SSEParser",
     "StreamDecodeError",
+    "StreamJudge",
     "StreamResult",
     "TextDelta",
     "ToolCall",

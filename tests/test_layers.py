@@ -1,7 +1,8 @@
 """The layers' direction, enforced: import-linter's contracts in ``pyproject.toml`` hold (docs/design.md).
 
 ``lint-imports`` (the venv's, beside this interpreter) reads ``[tool.importlinter]``: a layers contract
-(exercises > teach > net > captures > i18n > core: a module imports only from layers below its own) and a
+(exercises > teach > net | guard > captures > i18n > core: a module imports only from layers below its own;
+net and guard are siblings, neither imports the other) and a
 forbidden one (the core imports no network, widget or plotting package, directly or through another
 module). ``make test`` runs the same command. The last test breaks a copy of the package on purpose and checks
 that the command reports both violations, so a contract that no longer sees anything would fail here.
@@ -20,8 +21,11 @@ ROOT = Path(__file__).resolve().parent.parent
 LINT_IMPORTS = Path(sys.executable).parent / "lint-imports"
 CONFIG = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
 CONTRACTS = {c["id"]: c for c in CONFIG["contracts"]}
-LAYERS = ["exercises", "teach", "net", "captures", "i18n", "core"]
-FORBIDDEN_IN_CORE = {"httpx", "starlette", "uvicorn", "ipywidgets", "matplotlib", "IPython", "anyio", "jiter"}
+#: Top to bottom; siblings (independent layers: neither imports the other) share a line, split by " | ".
+LAYERS = ["exercises", "teach", "net | guard", "captures", "i18n", "core"]
+FORBIDDEN_IN_CORE = {
+    "httpx", "httpx2", "starlette", "uvicorn", "ipywidgets", "matplotlib", "IPython", "anyio", "jiter"
+}
 
 
 def lint_imports(root: Path) -> subprocess.CompletedProcess[str]:
@@ -43,7 +47,9 @@ def test_the_contracts_say_the_layers_of_the_design() -> None:
     assert CONFIG["include_external_packages"] is True  # else the forbidden packages are not in the graph
     assert CONTRACTS.keys() == {"layers", "core-standalone"}
     assert CONTRACTS["layers"]["type"] == "layers"
-    assert CONTRACTS["layers"]["layers"] == [f"lesson_lib.{layer}" for layer in LAYERS]
+    assert CONTRACTS["layers"]["layers"] == [
+        " | ".join(f"lesson_lib.{name}" for name in layer.split(" | ")) for layer in LAYERS
+    ]
     assert CONTRACTS["core-standalone"]["type"] == "forbidden"
     assert CONTRACTS["core-standalone"]["source_modules"] == ["lesson_lib.core"]
     assert set(CONTRACTS["core-standalone"]["forbidden_modules"]) == FORBIDDEN_IN_CORE
@@ -57,10 +63,15 @@ def test_every_contract_is_kept() -> None:
     assert done.returncode == 0, report
 
 
-def test_a_core_module_that_imports_upwards_or_httpx_breaks_both_contracts(tmp_path: Path) -> None:
+def copy_of_the_package(tmp_path: Path) -> None:
+    """The package and its pyproject.toml under ``tmp_path``, to be broken there."""
     shutil.copy2(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
     junk = shutil.ignore_patterns("__pycache__", "*.pyc", "data")
     shutil.copytree(ROOT / "lesson_lib", tmp_path / "lesson_lib", ignore=junk)
+
+
+def test_a_core_module_that_imports_upwards_or_httpx_breaks_both_contracts(tmp_path: Path) -> None:
+    copy_of_the_package(tmp_path)
     errors = tmp_path / "lesson_lib" / "core" / "errors.py"
     errors.write_text(errors.read_text(encoding="utf-8") + "\nimport httpx\n\nfrom ..net import http\n")
     done = lint_imports(tmp_path)
@@ -93,3 +104,15 @@ def test_the_core_imports_the_standard_library_and_itself_only() -> None:
                 if top not in sys.stdlib_module_names and not name.startswith("lesson_lib.core"):
                     outside.append(f"{path.name}: {name}")
     assert outside == []
+
+
+def test_the_guard_importing_net_breaks_the_layers_contract(tmp_path: Path) -> None:
+    """net and guard are siblings: the contract sees the guard, and forbids it to import net."""
+    copy_of_the_package(tmp_path)
+    paths = tmp_path / "lesson_lib" / "guard" / "paths.py"
+    paths.write_text(paths.read_text(encoding="utf-8") + "\nfrom ..net import replay\n")
+    done = lint_imports(tmp_path)
+    report = done.stdout + done.stderr
+    assert done.returncode == 1, report
+    assert f"{CONTRACTS['layers']['name']} BROKEN" in report, report
+    assert "lesson_lib.guard.paths -> lesson_lib.net.replay" in report, report

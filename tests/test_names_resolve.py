@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 NAME = re.compile(r"\blesson_lib(?:\.[A-Za-z_]\w*)*")
 #: Names docs/design.md reserves for work not built yet ("Beyond the notebooks"); a name leaves this set
 #: when its module lands, and then it must resolve like any other.
-RESERVED = ("lesson_lib.guard",)
+RESERVED: tuple[str, ...] = ()
 PUBLIC = {
     "lesson_lib",
     "lesson_lib.net",
@@ -28,6 +28,7 @@ PUBLIC = {
     "lesson_lib.teach.viz",
     "lesson_lib.exercises",
     "lesson_lib.captures",
+    "lesson_lib.guard",
 }
 
 

@@ -36,8 +36,8 @@ import json, sys
 from pathlib import Path
 
 import lesson_lib
-heavy = sorted(m for m in ("httpx", "starlette", "uvicorn", "ipywidgets", "matplotlib", "IPython", "anyio")
-               if m in sys.modules)
+heavy = sorted(m for m in ("httpx", "httpx2", "starlette", "uvicorn", "ipywidgets", "matplotlib", "IPython",
+                           "anyio") if m in sys.modules)
 
 from lesson_lib import consume, parse_sse, set_language
 from lesson_lib.captures import DATA_DIR, load, names
@@ -193,5 +193,5 @@ def test_the_pinned_lock_satisfies_every_declared_range() -> None:
         and not r.specifier.contains(pins.get(canonicalize_name(r.name), "0"), prereleases=True)
     ]
     assert outside == []
-    assert set(project["optional-dependencies"]) == {"lessons", "net", "dev"}
+    assert set(project["optional-dependencies"]) == {"lessons", "net", "guard", "dev"}
     assert project["dependencies"] == []  # the core is the standard library

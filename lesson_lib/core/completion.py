@@ -76,6 +76,7 @@ __all__ = [
     "ConsumeOptions",
     "Outcome",
     "StreamError",
+    "StreamJudge",
     "StreamResult",
     "StreamStats",
     "StreamUpdates",
@@ -775,6 +776,98 @@ def stream_updates(
         raise
     return StreamUpdates(run, chunks, cancelled)
 
+
+
+class StreamJudge:
+    """:func:`consume` turned inside out: the caller pushes each read, the judge never reads (sans-IO).
+
+    For code that does not own the loop over the reads, such as a transport wrapped around someone else's
+    client (:mod:`lesson_lib.guard`). It drives the same pipeline as :func:`stream_updates`, with the same
+    calls in the same order, so feeding every read then calling :meth:`close` gives the result
+    :func:`consume` gives for the same reads (``tests/core/test_judge.py`` holds it to that for every
+    capture, in many chunkings):
+
+    * ``feed(chunk)``: one read; returns the signals worth showing (those :func:`stream_updates` yields
+      for it). Once the stream is decided (a service error, a decode error, a limit, or after
+      :meth:`close`) further reads are ignored and ``[]`` returned, as :func:`consume` stops reading;
+    * ``close()``: the end of the body (EOF); ``fail(exc)``: the source raised ``exc`` instead of a read;
+      ``cancel()``: the reader stopped early (the outcome is ``cancelled``, as with ``consume``'s
+      ``cancel=``). Each returns the :class:`StreamResult`; once decided, each returns the same result.
+      The signals the end itself gave are in :attr:`end_signals`;
+    * :attr:`done` and :attr:`result` (``None`` until done); :attr:`bytes_in`, :attr:`events`: counts so
+      far, never content.
+
+    ``options`` are those of :func:`stream_updates`, checked here before anything is fed (a bad one
+    raises, naming it). ``cancel`` and the timeouts are judged when a read is fed, as the sync driver
+    judges them before each read.
+    """
+
+    def __init__(self, contract: str, **options: Unpack[ConsumeOptions]) -> None:
+        self._run, self._cancelled = _prepare(contract, **options)
+        self._result: StreamResult | None = None
+        #: The signals the end of the body gave (a contract whose end is implied: Gemini's last event), set
+        #: by :meth:`close`: what :func:`stream_updates` yields last, before the result.
+        self.end_signals: list[Signal] = []
+
+    @property
+    def done(self) -> bool:
+        """``True`` once the outcome is decided (by a read, or by close, fail or cancel)."""
+        return self._run.outcome is not None
+
+    @property
+    def result(self) -> StreamResult | None:
+        """The verdict once :attr:`done`, else ``None``."""
+        if self._run.outcome is None:
+            return None
+        if self._result is None:
+            self._result = self._run.result()
+        return self._result
+
+    @property
+    def bytes_in(self) -> int:
+        """Bytes fed so far (counting only the reads the pipeline took)."""
+        return self._run.stats.bytes
+
+    @property
+    def events(self) -> int:
+        """Events (SSE events, NDJSON values, array elements) complete so far, heartbeats not counted."""
+        return self._run.stats.events
+
+    def feed(self, chunk: bytes) -> list[Signal]:
+        """One read through every layer: the signals worth showing. Never raises for what it contains."""
+        if not isinstance(chunk, (bytes, bytearray, memoryview)):
+            raise TypeError(f"chunk must be bytes, got {type(chunk).__name__}")
+        run = self._run
+        if run.outcome is not None or run.stop_before_read(self._cancelled):
+            return []
+        return run.step(bytes(chunk))
+
+    def close(self) -> StreamResult:
+        """The end of the body: the verdict (the same result as :func:`consume` on the reads fed)."""
+        run = self._run
+        if run.outcome is None and not run.stop_before_read(self._cancelled):
+            self.end_signals = run.finish()
+        return self._verdict()
+
+    def fail(self, exc: Exception) -> StreamResult:
+        """The source raised ``exc`` instead of the next read: ``truncated`` with the error recorded (or the
+        terminal's verdict, if the answer had already ended at a clean boundary), as :func:`consume`."""
+        run = self._run
+        if run.outcome is None and not run.stop_before_read(self._cancelled):
+            run.source_failed(exc)
+        return self._verdict()
+
+    def cancel(self) -> StreamResult:
+        """The reader stopped before the end: ``cancelled`` unless the stream was already decided."""
+        run = self._run
+        if run.outcome is None:
+            run.outcome = Outcome.CANCELLED
+        return self._verdict()
+
+    def _verdict(self) -> StreamResult:
+        result = self.result
+        assert result is not None
+        return result
 
 
 class _OwnedSource:
