@@ -1,8 +1,8 @@
 """The layers' direction, enforced: import-linter's contracts in ``pyproject.toml`` hold (docs/design.md).
 
 ``lint-imports`` (the venv's, beside this interpreter) reads ``[tool.importlinter]``: a layers contract
-(exercises > teach > net > captures > i18n > core: a module imports only from layers below its own) and a
-forbidden one (the core imports no network, widget or plotting package, directly or through another
+(cli > exercises > teach > net | diagnose > captures > i18n > core: a module imports only from layers below
+its own; net and diagnose are siblings that do not import each other) and a forbidden one (the core imports no network, widget or plotting package, directly or through another
 module). ``make test`` runs the same command. The last test breaks a copy of the package on purpose and checks
 that the command reports both violations, so a contract that no longer sees anything would fail here.
 """
@@ -20,7 +20,8 @@ ROOT = Path(__file__).resolve().parent.parent
 LINT_IMPORTS = Path(sys.executable).parent / "lint-imports"
 CONFIG = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
 CONTRACTS = {c["id"]: c for c in CONFIG["contracts"]}
-LAYERS = ["exercises", "teach", "net", "captures", "i18n", "core"]
+#: Top to bottom; "a | b" are independent siblings (neither imports the other).
+LAYERS = ["cli", "exercises", "teach", "net | lesson_lib.diagnose", "captures", "i18n", "core"]
 FORBIDDEN_IN_CORE = {"httpx", "starlette", "uvicorn", "ipywidgets", "matplotlib", "IPython", "anyio", "jiter"}
 
 
