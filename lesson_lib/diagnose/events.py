@@ -121,5 +121,5 @@ class EventTable:
         total = self.count
         if upto is not None:
             rows = [row for row in rows if row.index <= upto]
-            total = min(total, upto + 1)
+            total = min(total, max(0, upto + 1))
         return rows, max(0, total - len(rows))

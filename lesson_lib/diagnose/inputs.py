@@ -178,8 +178,11 @@ def detect_format(head: bytes) -> str:
     return "raw"
 
 
-def open_input(path: str, fmt: str = "auto", entry: int | None = None) -> Source:
+def open_input(path: str, fmt: str = "auto", entry: int | None = None, *, piece: int = PIECE) -> Source:
     """Open ``path`` (``"-"``: standard input) as a :class:`Source` of format ``fmt`` (``"auto"``: detected).
+
+    ``piece`` is how many bytes a raw body (or a HAR's) is handed out at a time (the verdict does not depend
+    on it: ``tests/diagnose`` checks it for every piece size).
 
     Raises :class:`InputError` for what cannot be read as a stream: a missing file, a directory, an empty
     input, an unknown format, a bad ``entry``, a HAR entry without a body."""
@@ -187,6 +190,8 @@ def open_input(path: str, fmt: str = "auto", entry: int | None = None) -> Source
         raise InputError(f"--format must be auto, {', '.join(FORMATS)}; got {fmt!r}")
     if entry is not None and (isinstance(entry, bool) or not isinstance(entry, int) or entry < 0):
         raise InputError(f"--entry must be a HAR entry's index (0 or more), got {entry!r}")
+    if isinstance(piece, bool) or not isinstance(piece, int) or piece < 1:
+        raise ValueError(f"piece must be a positive int, got {piece!r}")
     handle = _open(path)
     try:
         head = handle.read(PIECE)
@@ -205,10 +210,10 @@ def open_input(path: str, fmt: str = "auto", entry: int | None = None) -> Source
         handle.close()
         raise InputError(f"--entry is for a HAR export; {_name(path)} is read as {chosen}")
     if chosen == "har":
-        return _har_source(head, handle, path, entry)
+        return _har_source(head, handle, path, entry, piece)
     if chosen == "curl-trace":
         return _trace_source(head, handle)
-    return Source("raw", False, False, HTTPFacts(), _pieces(head, handle))
+    return Source("raw", False, False, HTTPFacts(), _pieces(head, handle, piece))
 
 
 def _name(path: str) -> str:
@@ -229,12 +234,15 @@ def _open(path: str) -> IO[bytes]:
         raise InputError(f"cannot open {path}: {exc.strerror or type(exc).__name__}") from None
 
 
-def _pieces(head: bytes, handle: IO[bytes]) -> Iterator[Read]:
+def _pieces(head: bytes, handle: IO[bytes], size: int) -> Iterator[Read]:
     try:
-        piece = head
-        while piece:
-            yield Read(piece)
-            piece = handle.read(PIECE)
+        for start in range(0, len(head), size):
+            yield Read(head[start : start + size])
+        while True:
+            more = handle.read(size)
+            if not more:
+                break
+            yield Read(more)
     finally:
         handle.close()
 
@@ -485,7 +493,7 @@ class _TraceReader:
 # -- HAR --------------------------------------------------------------------------------------------------
 
 
-def _har_source(head: bytes, handle: IO[bytes], path: str, entry: int | None) -> Source:
+def _har_source(head: bytes, handle: IO[bytes], path: str, entry: int | None, piece: int) -> Source:
     try:
         document = head + handle.read()
     finally:
@@ -517,8 +525,7 @@ def _har_source(head: bytes, handle: IO[bytes], path: str, entry: int | None) ->
     timings = _obj(chosen.get("timings"))
     wait = timings.get("wait")
     timing = {"time_to_first_byte": wait / 1000 if isinstance(wait, (int, float)) and wait >= 0 else None}
-    source = Source("har", False, False, http, _split(body), notes, index, timing)
-    return source
+    return Source("har", False, False, http, _split(body, piece), notes, index, timing)
 
 
 def _obj(value: Any) -> dict[str, Any]:
@@ -571,6 +578,6 @@ def _har_body(entry: dict[str, Any], response: dict[str, Any], content: dict[str
     return text.encode("utf-8", "surrogatepass")
 
 
-def _split(body: bytes) -> Iterator[Read]:
-    for start in range(0, len(body), PIECE):
-        yield Read(body[start : start + PIECE])
+def _split(body: bytes, size: int) -> Iterator[Read]:
+    for start in range(0, len(body), size):
+        yield Read(body[start : start + size])

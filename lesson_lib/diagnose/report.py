@@ -32,10 +32,12 @@ from .errors import InputError
 from .events import EventTable
 from .inputs import Read, Source
 
-__all__ = ["TEXT_PREVIEW", "WINDOW", "Diagnosis", "diagnose", "stopped_layer"]
+__all__ = ["KEEP", "TEXT_PREVIEW", "WINDOW", "Diagnosis", "diagnose", "stopped_layer"]
 
 #: Bytes of the window before and after the cut.
 WINDOW = (32, 16)
+#: Bytes held before the current read, for the window: the cut can be found a little after it was read.
+KEEP = 64 * 1024
 #: Characters of answer text a ``show_text`` report holds at most (the start and the end).
 TEXT_PREVIEW = 2000
 #: Reads that arrive within this many seconds of the first all came "at once" (a buffering hop).
@@ -141,9 +143,8 @@ class _Observer:
         self.current_time: float | None = None
         self.wire_fffd = 0
         self.first_wire_fffd: int | None = None
-        self.tail = b""  # the last bytes before the current read
-        self.current = b""
-        self.current_start = 0
+        self.held = bytearray()  # the last bytes read: the current read and up to KEEP before it
+        self.held_start = 0
         self.naive_made = 0
         self.naive_reads_hit = 0
         self.naive_text: list[str] = []
@@ -167,11 +168,12 @@ class _Observer:
                 self.first_time = read.time
             self.last_time = read.time
         self.current_time = read.time
-        joined = self.current[-2:] + data
+        before = bytes(self.held[-2:])
+        joined = before + data
         found = joined.count(_WIRE_FFFD)
         if found:
             if self.first_wire_fffd is None:
-                self.first_wire_fffd = self.offset - len(self.current[-2:]) + joined.find(_WIRE_FFFD)
+                self.first_wire_fffd = self.offset - len(before) + joined.find(_WIRE_FFFD)
             self.wire_fffd += found
         if self.reads_known:
             shown = data.decode("utf-8", "replace")
@@ -182,19 +184,21 @@ class _Observer:
             if self.show_text and self.naive_chars < TEXT_PREVIEW:
                 self.naive_text.append(shown[: TEXT_PREVIEW - self.naive_chars])
                 self.naive_chars += len(self.naive_text[-1])
-        self.tail = (self.tail + self.current)[-64:]
-        self.current, self.current_start = data, self.offset
+        self.held += data
+        extra = len(self.held) - len(data) - KEEP
+        if extra > KEEP:  # trimmed now and then, so that keeping the window costs O(1) per byte
+            del self.held[:extra]
+            self.held_start += extra
         self.offset += len(data)
         self.count += 1
         self.table.feed(data, read.time)
 
     def window(self, cut: int) -> tuple[int, bytes]:
         """``(start offset, bytes)`` around ``cut``, within what is still held."""
-        held = self.tail + self.current
-        held_start = self.current_start - len(self.tail)
+        held, held_start = self.held, self.held_start
         start = max(held_start, cut - WINDOW[0])
         end = min(held_start + len(held), cut + WINDOW[1])
-        return start, held[start - held_start : max(start, end) - held_start]
+        return start, bytes(held[start - held_start : max(start, end) - held_start])
 
 
 def _runs(data: bytes, start: int, cut: int) -> list[dict[str, Any]]:
@@ -299,7 +303,7 @@ def _build(
     if error is not None and error.event_index is not None and result.outcome is not Outcome.TRUNCATED:
         done = error.event_index if error.kind == "ServiceError" else error.event_index - 1
         last_clean = (table.end_of(done) if done >= 0 else 0) or 0
-        upto: int | None = error.event_index
+        upto: int | None = done  # the table stops where the verdict did
     else:
         last_clean, upto = table.last_end, None
     start, window = observer.window(offset)
