@@ -48,7 +48,8 @@ def build_parser() -> argparse.ArgumentParser:
         "diagnose",
         help="what a capture of a streamed response proves, layer by layer",
         description="Diagnose one captured streamed response (a raw body, a `curl --trace` file, a HAR "
-        "export): bytes, characters, lines, events, values, completion. " + PRIVACY
+        "export): bytes, characters, lines, events, values, completion. "
+        + PRIVACY
         + " Exit status: 0 only when the stream is proven complete, 1 for any other outcome, 2 when the "
         "input cannot be read as a stream.",
     )

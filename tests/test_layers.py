@@ -2,9 +2,10 @@
 
 ``lint-imports`` (the venv's, beside this interpreter) reads ``[tool.importlinter]``: a layers contract
 (cli > exercises > teach > net | diagnose > captures > i18n > core: a module imports only from layers below
-its own; net and diagnose are siblings that do not import each other) and a forbidden one (the core imports no network, widget or plotting package, directly or through another
-module). ``make test`` runs the same command. The last test breaks a copy of the package on purpose and checks
-that the command reports both violations, so a contract that no longer sees anything would fail here.
+its own; net and diagnose are siblings that do not import each other) and a forbidden one (the core
+imports no network, widget or plotting package, directly or through another module). ``make test`` runs the
+same command. The last test breaks a copy of the package on purpose and checks that the command reports both
+violations, so a contract that no longer sees anything would fail here.
 """
 
 from __future__ import annotations

@@ -132,23 +132,27 @@ def detect_contract(sample: bytes, url: str | None = None, forced: str | None = 
             cls = contract_class(forced)
         except ValueError as exc:
             raise InputError(f"--contract: {exc}") from None
-        evidence = [f"--contract {forced}"]
+        evidence: list[str] = [f"--contract {forced}"]
         request_id = None
         if cls.needs_request_id:
             request_id = _request_id(_units(cls.framing, sample[:SAMPLE])[0])
             if request_id is None:
-                raise InputError(f"the {forced} contract needs the request's JSON-RPC id; none is in the sample")
+                raise InputError(
+                    f"the {forced} contract needs the request's JSON-RPC id; none is in the sample"
+                )
             evidence.append(f"JSON-RPC id of the first response: {request_id!r}")
         return Detection(forced, cls.framing, tuple(evidence), request_id)
     sample = sample[:SAMPLE]
-    evidence: list[str] = []
+    evidence = []
     found: dict[str, tuple[list[Any], int]] = {}
     for name in FRAMINGS:
         units, comments, failed = _units(name, sample)
         if units and any(cls.framing == name for cls in CONTRACTS.values()):
             found[name] = (units, comments)
-            evidence.append(f"{name}: {len(units)} complete units in the first {len(sample)} bytes"
-                            + (" (then a parse error)" if failed else ""))
+            evidence.append(
+                f"{name}: {len(units)} complete units in the first {len(sample)} bytes"
+                + (" (then a parse error)" if failed else "")
+            )
     if hint is not None:
         evidence.append(f"the URL's path suggests {hint}")
     if not found:

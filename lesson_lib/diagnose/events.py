@@ -42,8 +42,14 @@ class EventRow:
     time: float | None
 
     def as_dict(self) -> dict[str, Any]:
-        return {"index": self.index, "type": self.type, "id": self.id, "size": self.size, "end": self.end,
-                "time": self.time}
+        return {
+            "index": self.index,
+            "type": self.type,
+            "id": self.id,
+            "size": self.size,
+            "end": self.end,
+            "time": self.time,
+        }
 
 
 def _kind(unit: Any) -> tuple[str, str | None]:

@@ -62,7 +62,9 @@ STREAMING_TYPES = (
     "application/json-seq",
 )
 #: What to capture instead of a body a HAR does not hold.
-CAPTURE_HINT = "capture it with `curl -N --trace-time --trace FILE URL ...`, or save the raw body (`curl -N -o`)"
+CAPTURE_HINT = (
+    "capture it with `curl -N --trace-time --trace FILE URL ...`, or save the raw body (`curl -N -o`)"
+)
 _MAX_TRACE_LINE = 4096
 _TIME = re.compile(rb"^(\d\d):(\d\d):(\d\d)\.(\d{1,6}) ")
 _BLOCK = re.compile(rb"^(=>|<=) (Send|Recv) (header|data|SSL data), (\d+) bytes")
@@ -170,7 +172,10 @@ def detect_format(head: bytes) -> str:
         raise InputError("the input is gzip-compressed: decompress it first (gunzip), then diagnose the body")
     if not stripped:
         return "raw"  # only whitespace: a raw body (of blank lines)
-    if b"\x00" in head[:4096] or stripped[:1] not in b"{[:abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ":
+    if (
+        b"\x00" in head[:4096]
+        or stripped[:1] not in b"{[:abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    ):
         raise InputError(
             "unknown format: the first bytes are not a stream body (SSE, NDJSON, a JSON array), "
             "a `curl --trace` file or a HAR export; pass --format to say which it is"
@@ -502,7 +507,9 @@ def _har_source(head: bytes, handle: IO[bytes], path: str, entry: int | None, pi
         har = json.loads(document.decode("utf-8-sig"))
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         where = f" (char {exc.pos})" if isinstance(exc, json.JSONDecodeError) else ""
-        raise InputError(f"{_name(path)} is not valid HAR JSON{where}: the export is cut or corrupt") from None
+        raise InputError(
+            f"{_name(path)} is not valid HAR JSON{where}: the export is cut or corrupt"
+        ) from None
     entries = har.get("log", {}).get("entries") if isinstance(har, dict) else None
     if not isinstance(entries, list) or not entries:
         raise InputError(f"{_name(path)} is a HAR export without entries")
@@ -539,8 +546,11 @@ def _str(value: Any) -> str | None:
 def _streaming(entry: Any) -> bool:
     response = _obj(_obj(entry).get("response"))
     types = [str(_obj(response.get("content")).get("mimeType", ""))]
-    types += [str(h.get("value", "")) for h in response.get("headers") or [] if isinstance(h, dict)
-              and str(h.get("name", "")).lower() == "content-type"]
+    types += [
+        str(h.get("value", ""))
+        for h in response.get("headers") or []
+        if isinstance(h, dict) and str(h.get("name", "")).lower() == "content-type"
+    ]
     return any(kind in t.lower() for t in types for kind in STREAMING_TYPES)
 
 
@@ -562,8 +572,12 @@ def _choose_entry(entries: list[Any], entry: int | None) -> int:
 
 def _har_body(entry: dict[str, Any], response: dict[str, Any], content: dict[str, Any], index: int) -> bytes:
     failure = next(
-        (str(place[key]) for place in (entry, response, content) for key in ("_failureText", "_error")
-         if place.get(key)),
+        (
+            str(place[key])
+            for place in (entry, response, content)
+            for key in ("_failureText", "_error")
+            if place.get(key)
+        ),
         None,
     )
     text = content.get("text")

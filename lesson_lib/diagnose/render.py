@@ -58,7 +58,9 @@ def render_text(d: Diagnosis) -> str:
     out.append("")
     out.append("layer by layer")
     after = f"; {b['not_read']} more bytes not read after the stop" if b["not_read"] else ""
-    out.append(f"  bytes       {b['read']} bytes read; {b['after_terminal']} after the terminal signal{after}")
+    out.append(
+        f"  bytes       {b['read']} bytes read; {b['after_terminal']} after the terminal signal{after}"
+    )
     chars = [f"{c['upstream_replacement_chars']} U+FFFD sent by the upstream (EF BF BD on the wire)"]
     if c["cut_character"]:
         cut = c["cut_character"]
@@ -66,17 +68,25 @@ def render_text(d: Diagnosis) -> str:
     if c["invalid_utf8_offset"] is not None:
         chars.append(f"invalid UTF-8 at byte {c['invalid_utf8_offset']}")
     out.append("  characters  " + "; ".join(chars))
-    out.append("  lines       " + ("the body ended inside a line" if d.lines["ended_mid_line"] else
-                                   "no unfinished line at the stop"))
-    out.append(f"  events      {e['count']} events, {e['heartbeats']} heartbeats, {e['unknown']} unknown, "
-               f"{e['after_terminal']} after the terminal signal")
-    out.append(f"  values      {v['text_chars']} answer characters in {v['deltas']} deltas; {v['tool_calls']} "
-               f"tool calls ({v['tool_calls_complete']} closed, {v['tool_calls_parsed']} parsed); "
-               f"{v['reasoning_chars']} reasoning characters")
-    out.append(f"  completion  outcome {d.outcome}"
-               + (f" at {d.truncated_at}" if d.truncated_at else "")
-               + f"; finish reason {d.finish_reason or 'none'}; end verified {_yes(d.end_verified)}; "
-               f"final {_yes(d.is_final)}")
+    out.append(
+        "  lines       "
+        + ("the body ended inside a line" if d.lines["ended_mid_line"] else "no unfinished line at the stop")
+    )
+    out.append(
+        f"  events      {e['count']} events, {e['heartbeats']} heartbeats, {e['unknown']} unknown, "
+        f"{e['after_terminal']} after the terminal signal"
+    )
+    out.append(
+        f"  values      {v['text_chars']} answer characters in {v['deltas']} deltas; {v['tool_calls']} "
+        f"tool calls ({v['tool_calls_complete']} closed, {v['tool_calls_parsed']} parsed); "
+        f"{v['reasoning_chars']} reasoning characters"
+    )
+    out.append(
+        f"  completion  outcome {d.outcome}"
+        + (f" at {d.truncated_at}" if d.truncated_at else "")
+        + f"; finish reason {d.finish_reason or 'none'}; end verified {_yes(d.end_verified)}; "
+        f"final {_yes(d.is_final)}"
+    )
     out.append("")
     out.append("where it stopped")
     exact = "exact" if stop["offset_exact"] else "the end of the read where it was seen"
@@ -85,11 +95,15 @@ def render_text(d: Diagnosis) -> str:
     if stop["error_kind"]:
         error = f"; {stop['error_kind']}" + (f" ({stop['error_type']})" if stop["error_type"] else "")
     out.append(f"  {where}, byte {stop['offset']} ({exact}){error}")
-    out.append(f"  the last complete unit ended at byte {d.last_clean_offset}; event index {stop['event_index']}")
+    out.append(
+        f"  the last complete unit ended at byte {d.last_clean_offset}; event index {stop['event_index']}"
+    )
     out.append("")
     h = d.hexdump
-    out.append(f"bytes {h['start']} to {h['end']} around byte {h['cut']} (classes and lengths"
-               + (")" if h["hex"] is not None else "; --show-text for the bytes)"))
+    out.append(
+        f"bytes {h['start']} to {h['end']} around byte {h['cut']} (classes and lengths"
+        + (")" if h["hex"] is not None else "; --show-text for the bytes)")
+    )
     out.append("  " + _runs(h["runs"], h["cut"]))
     if h["hex"] is not None:
         out.append("  hex: " + h["hex"])
@@ -106,13 +120,17 @@ def render_text(d: Diagnosis) -> str:
     out.append("")
     out.append('naive client (one decode(errors="replace") per read, EOF taken as done)')
     if d.naive is None:
-        out.append("  read boundaries unknown: a raw body or a HAR does not hold the reads "
-                   "(capture with curl -N --trace-time --trace FILE)")
+        out.append(
+            "  read boundaries unknown: a raw body or a HAR does not hold the reads "
+            "(capture with curl -N --trace-time --trace FILE)"
+        )
     else:
         n = d.naive
-        out.append(f"  made {n['replacement_chars']} U+FFFD in {n['reads_with_replacement']} reads "
-                   f"(and passed on {n['upstream_replacement_chars']} sent by the upstream); "
-                   f"called the answer finished: {_yes(n['finished'])}")
+        out.append(
+            f"  made {n['replacement_chars']} U+FFFD in {n['reads_with_replacement']} reads "
+            f"(and passed on {n['upstream_replacement_chars']} sent by the upstream); "
+            f"called the answer finished: {_yes(n['finished'])}"
+        )
         if n["text"] is not None:
             out.append(f"  it showed: {n['text']!r}")
     t = d.timing
@@ -124,18 +142,25 @@ def render_text(d: Diagnosis) -> str:
         gap = _seconds(t["largest_gap"])
         if t["largest_gap_before_read"] is not None:
             gap += f" (before read {t['largest_gap_before_read']})"
-        out.append(f"  first byte {_seconds(t['time_to_first_byte'])}, first text {_seconds(t['time_to_first_text'])}"
-                   f", largest gap {gap}, every read at once (a buffering hop?): {_yes(t['all_at_once'])}")
+        out.append(
+            f"  first byte {_seconds(t['time_to_first_byte'])}, "
+            f"first text {_seconds(t['time_to_first_text'])}, largest gap {gap}, "
+            f"every read at once (a buffering hop?): {_yes(t['all_at_once'])}"
+        )
     p = d.http
     out.append("")
     out.append("http")
-    out.append(f"  status {p['status'] or 'unknown'}; Content-Type {p['content_type'] or 'unknown'} "
-               f"(charset {p['charset'] or 'none'}); Content-Encoding {p['content_encoding'] or 'none'}; "
-               f"X-Accel-Buffering {p['x_accel_buffering'] or 'not set'}")
-    out.append(f"  chunked {_yes(p['chunked'])}; terminating chunk arrived {_yes(p['chunked_terminator'])}"
-               + (f" ({p['chunked_error']})" if p["chunked_error"] else "")
-               + f"; curl exit status {p['curl_exit'] if p['curl_exit'] is not None else 'unknown'}"
-               + (f"; URL {p['url']}" if p["url"] else ""))
+    out.append(
+        f"  status {p['status'] or 'unknown'}; Content-Type {p['content_type'] or 'unknown'} "
+        f"(charset {p['charset'] or 'none'}); Content-Encoding {p['content_encoding'] or 'none'}; "
+        f"X-Accel-Buffering {p['x_accel_buffering'] or 'not set'}"
+    )
+    out.append(
+        f"  chunked {_yes(p['chunked'])}; terminating chunk arrived {_yes(p['chunked_terminator'])}"
+        + (f" ({p['chunked_error']})" if p["chunked_error"] else "")
+        + f"; curl exit status {p['curl_exit'] if p['curl_exit'] is not None else 'unknown'}"
+        + (f"; URL {p['url']}" if p["url"] else "")
+    )
     if d.text is not None:
         out.append("")
         out.append(f"answer text (--show-text): {d.text!r}")

@@ -335,7 +335,9 @@ def _build(
         }
     timing: dict[str, Any] = {
         "known": source.timed,
-        "time_to_first_byte": observer.first_time if source.timed else source.timing.get("time_to_first_byte"),
+        "time_to_first_byte": observer.first_time
+        if source.timed
+        else source.timing.get("time_to_first_byte"),
         "time_to_first_text": first_text if source.timed else None,
         "largest_gap": observer.largest_gap[0] if observer.largest_gap else None,
         "largest_gap_before_read": observer.largest_gap[1] if observer.largest_gap else None,
@@ -377,7 +379,8 @@ def _build(
             "upstream_replacement_chars": observer.wire_fffd,
             "first_upstream_replacement_offset": observer.first_wire_fffd,
             "invalid_utf8_offset": offset if layer == "character" and error is not None else None,
-            "cut_character": None if cut_char is None or result.truncated_at is None
+            "cut_character": None
+            if cut_char is None or result.truncated_at is None
             else {"offset": cut_char["offset"], "bytes": cut_char["bytes"], "of": cut_char["of"]},
         },
         lines={

@@ -60,7 +60,11 @@ def run_process(*argv: str, stdin: bytes | None = None) -> Run:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     done = subprocess.run(
         [sys.executable, "-m", "lesson_lib", "diagnose", *argv],
-        input=stdin, capture_output=True, env=env, timeout=120, check=False,
+        input=stdin,
+        capture_output=True,
+        env=env,
+        timeout=120,
+        check=False,
     )
     return Run(done.returncode, done.stdout.decode("utf-8"), done.stderr.decode("utf-8"))
 
@@ -100,14 +104,34 @@ def record_trace(
     """Record ``curl -N --trace[-time]`` of ``body`` served by :class:`ReplayServer` (cut at ``cuts``, each
     piece a chunk); returns curl's exit status."""
     with ReplayServer(body, cuts, delay=delay, drop_after=drop_after, content_type=content_type) as server:
-        argv = [str(CURL), "-sS", "-N", "--max-time", "30", *(["--trace-time"] if timed else []), "--trace",
-                str(path), "-X", "POST", "-H", "Content-Type: application/json", "-d", "{}",
-                server.url + url_path, "-o", os.devnull]
+        argv = [
+            str(CURL),
+            "-sS",
+            "-N",
+            "--max-time",
+            "30",
+            *(["--trace-time"] if timed else []),
+            "--trace",
+            str(path),
+            "-X",
+            "POST",
+            "-H",
+            "Content-Type: application/json",
+            "-d",
+            "{}",
+            server.url + url_path,
+            "-o",
+            os.devnull,
+        ]
         return subprocess.run(argv, capture_output=True, timeout=60, check=False).returncode
 
 
 def _block(direction: str, kind: str, data: bytes, clock: float | None) -> list[str]:
-    stamp = "" if clock is None else f"{int(clock // 3600) % 24:02d}:{int(clock // 60) % 60:02d}:{clock % 60:09.6f} "
+    stamp = (
+        ""
+        if clock is None
+        else f"{int(clock // 3600) % 24:02d}:{int(clock // 60) % 60:02d}:{clock % 60:09.6f} "
+    )
     lines = [f"{stamp}{direction} {kind}, {len(data)} bytes (0x{len(data):x})"]
     for start in range(0, len(data), 16):
         segment = data[start : start + 16]
@@ -145,7 +169,9 @@ def write_trace(
         clock += gap
         return clock
 
-    lines = [("" if clock is None else "01:00:00.000000 ") + "== Info: Connected to 127.0.0.1 (127.0.0.1) port 9"]
+    lines = [
+        ("" if clock is None else "01:00:00.000000 ") + "== Info: Connected to 127.0.0.1 (127.0.0.1) port 9"
+    ]
     request = b"POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1:9\r\nAccept: */*\r\n\r\n"
     lines += _block("=>", "Send header", request, tick())
     response = ["HTTP/1.1 200 OK", *headers, *(["Transfer-Encoding: chunked"] if chunked_body else []), ""]

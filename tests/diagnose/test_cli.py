@@ -66,7 +66,9 @@ def test_a_har_entry_without_a_body_says_what_to_capture_instead() -> None:
 
 
 def test_a_bad_entry() -> None:
-    one_line_error(run(str(FIXTURES / "chromium_completed_base64.har"), "--entry", "7"), "--entry 7", "2 entries")
+    one_line_error(
+        run(str(FIXTURES / "chromium_completed_base64.har"), "--entry", "7"), "--entry 7", "2 entries"
+    )
     one_line_error(run(str(FIXTURES / "chromium_completed_base64.har"), "--entry", "-1"), "--entry")
     one_line_error(run(str(FIXTURES / "chromium_completed_base64.har"), "--entry", "x"), "--entry")
 
@@ -77,7 +79,9 @@ def test_entry_on_a_raw_body(tmp_path: Path) -> None:
 
 
 def test_a_har_entry_that_is_not_a_stream_cannot_be_told() -> None:
-    one_line_error(run(str(FIXTURES / "chromium_completed_base64.har"), "--entry", "0"), "cannot tell the contract")
+    one_line_error(
+        run(str(FIXTURES / "chromium_completed_base64.har"), "--entry", "0"), "cannot tell the contract"
+    )
 
 
 def test_an_undetectable_contract_names_the_candidates(tmp_path: Path) -> None:
@@ -205,8 +209,15 @@ def test_no_content_is_printed_without_show_text(fixture: str, as_json: bool) ->
         assert_private(shown, ANSWER)  # the check can fail: with --show-text the text is there
 
 
-@pytest.mark.parametrize("name", ["openai-chat/truncated_mid_character", "anthropic-messages/service_error",
-                                  "ollama/truncated_mid_line", "gemini-json-array/incomplete"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "openai-chat/truncated_mid_character",
+        "anthropic-messages/service_error",
+        "ollama/truncated_mid_line",
+        "gemini-json-array/incomplete",
+    ],
+)
 def test_no_capture_text_is_printed_without_show_text(tmp_path: Path, name: str) -> None:
     capture = load(name)
     (tmp_path / "b").write_bytes(capture.body)
@@ -246,8 +257,17 @@ def test_help_says_no_content_is_printed(capsys) -> None:
 def test_the_text_report_names_every_layer(tmp_path: Path) -> None:
     (tmp_path / "b").write_bytes(load("openai-chat/truncated_mid_character").body)
     out = run(str(tmp_path / "b")).out
-    for word in ("bytes", "characters", "lines", "events", "values", "completion", "where it stopped",
-                 "read boundaries unknown", "char(2/3) |cut|"):
+    for word in (
+        "bytes",
+        "characters",
+        "lines",
+        "events",
+        "values",
+        "completion",
+        "where it stopped",
+        "read boundaries unknown",
+        "char(2/3) |cut|",
+    ):
         assert word in out, word
 
 

@@ -60,7 +60,12 @@ def test_a_capture_cut_inside_a_character(tmp_path: Path) -> None:
     report = run(write(tmp_path, COMPLETED[:cut]), "--json").json
     events, last_end = events_before(COMPLETED[:cut])
     assert (report["outcome"], report["truncated_at"]) == ("truncated", "character")
-    assert report["stopped"] == {**report["stopped"], "layer": "character", "offset": cut, "event_index": events}
+    assert report["stopped"] == {
+        **report["stopped"],
+        "layer": "character",
+        "offset": cut,
+        "event_index": events,
+    }
     assert report["last_clean_offset"] == last_end
     assert report["characters"]["cut_character"] == {"offset": cut - 2, "bytes": 2, "of": 3}
     assert report["hexdump"]["runs"][-1] == {"class": "character", "offset": cut - 2, "bytes": 2, "of": 3}
@@ -71,7 +76,11 @@ def test_a_capture_cut_mid_line(tmp_path: Path) -> None:
     line = COMPLETED.index(b"data: ", 1000)
     cut = line + 10
     report = run(write(tmp_path, COMPLETED[:cut]), "--json").json
-    assert (report["truncated_at"], report["stopped"]["layer"], report["stopped"]["offset"]) == ("line", "line", cut)
+    assert (report["truncated_at"], report["stopped"]["layer"], report["stopped"]["offset"]) == (
+        "line",
+        "line",
+        cut,
+    )
     assert report["last_clean_offset"] == line
     assert report["lines"]["ended_mid_line"] is True
 
@@ -79,7 +88,11 @@ def test_a_capture_cut_mid_line(tmp_path: Path) -> None:
 def test_a_capture_cut_at_an_event_boundary_before_the_terminal(tmp_path: Path) -> None:
     result = run(write(tmp_path, COMPLETED[:DONE]), "--json")
     report = result.json
-    assert (report["outcome"], report["truncated_at"], report["finish_reason"]) == ("truncated", "completion", "stop")
+    assert (report["outcome"], report["truncated_at"], report["finish_reason"]) == (
+        "truncated",
+        "completion",
+        "stop",
+    )
     assert report["last_clean_offset"] == DONE == report["stopped"]["offset"]
     assert report["stopped"]["event_index"] == COMPLETED[:DONE].count(b"\n\n")
     assert result.status == 1
@@ -115,7 +128,12 @@ def test_invalid_utf8_is_a_decode_error_at_its_exact_byte(tmp_path: Path) -> Non
     result = run(write(tmp_path, body), "--json")
     report = result.json
     assert report["outcome"] == "decode_error" and result.status == 1
-    assert report["stopped"] == {**report["stopped"], "layer": "character", "offset": at, "offset_exact": True}
+    assert report["stopped"] == {
+        **report["stopped"],
+        "layer": "character",
+        "offset": at,
+        "offset_exact": True,
+    }
     assert report["characters"]["invalid_utf8_offset"] == at
     assert any(run_["class"] == "invalid" and run_["offset"] == at for run_ in report["hexdump"]["runs"])
     assert report["bytes"]["read"] + report["bytes"]["not_read"] == len(body)
@@ -165,7 +183,9 @@ STABLE = ("outcome", "truncated_at", "end_verified", "contract", "last_clean_off
 
 @settings(max_examples=40, deadline=None)
 @given(body=st.sampled_from(BODIES), piece=st.integers(1, 700))
-def test_the_verdict_and_offsets_do_not_depend_on_the_piece_size(tmp_path_factory, body: bytes, piece: int) -> None:
+def test_the_verdict_and_offsets_do_not_depend_on_the_piece_size(
+    tmp_path_factory, body: bytes, piece: int
+) -> None:
     path = tmp_path_factory.mktemp("pieces") / "body"
     path.write_bytes(body)
     whole = diagnose(open_input(str(path))).as_json()

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from lesson_lib import consume
 from lesson_lib.captures import load
 from lesson_lib.diagnose import ChunkedDecoder, diagnose, open_input
+from tests.strategies import partitions as partitions_of
 
 from .helpers import CURL, assert_private, chunked, record_trace, run, write_trace
-from tests.strategies import partitions as partitions_of
 
 COMPLETED = load("openai-chat/completed")
 BODY = COMPLETED.body
@@ -44,7 +44,12 @@ def test_a_real_trace_of_a_whole_stream_with_times(tmp_path: Path) -> None:
     assert report["naive"]["replacement_chars"] == naive_replacements(pieces) > 0
     assert report["naive"]["finished"] is True and report["naive"]["agrees"] is False
     http = report["http"]
-    assert (http["status"], http["chunked"], http["chunked_terminator"], http["curl_exit"]) == (200, True, True, 0)
+    assert (http["status"], http["chunked"], http["chunked_terminator"], http["curl_exit"]) == (
+        200,
+        True,
+        True,
+        0,
+    )
     assert http["charset"] == "utf-8" and http["url"].endswith("/v1/chat/completions")
     timing = report["timing"]
     assert timing["known"] and timing["largest_gap"] >= 0.04 and timing["all_at_once"] is False
@@ -82,15 +87,30 @@ def test_a_real_trace_cut_mid_stream_curl_exit_18(tmp_path: Path) -> None:
 def test_a_real_trace_of_ndjson(tmp_path: Path) -> None:
     capture = load("ollama/truncated_mid_character")
     path = tmp_path / "ollama.trace"
-    assert record_trace(path, capture.body, [50], url_path="/api/chat", content_type="application/x-ndjson") == 0
+    assert (
+        record_trace(path, capture.body, [50], url_path="/api/chat", content_type="application/x-ndjson") == 0
+    )
     report = run(str(path), "--json").json
-    assert (report["contract"], report["outcome"], report["truncated_at"]) == ("ollama", "truncated", "character")
+    assert (report["contract"], report["outcome"], report["truncated_at"]) == (
+        "ollama",
+        "truncated",
+        "character",
+    )
     assert any("URL" in line for line in report["evidence"])
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(data=st.data(), name=st.sampled_from(["openai-chat/completed", "openai-chat/truncated_mid_event",
-                                             "anthropic-messages/service_error", "gemini-json-array/completed"]))
+@given(
+    data=st.data(),
+    name=st.sampled_from(
+        [
+            "openai-chat/completed",
+            "openai-chat/truncated_mid_event",
+            "anthropic-messages/service_error",
+            "gemini-json-array/completed",
+        ]
+    ),
+)
 def test_the_naive_view_follows_the_real_reads(tmp_path: Path, data: st.DataObject, name: str) -> None:
     body = load(name).body
     reads = [read for read in data.draw(partitions_of(body)) if read]
