@@ -283,6 +283,7 @@ def diagnose(
         elif isinstance(update, TextDelta) and not text_seen:
             text_seen, first_text = True, observer.current_time
     assert result is not None
+    table.finish()
     for read in reads:  # after a decision: the rest is only counted (curl's exit status comes last)
         observer.drained += len(read.data)
     return _build(source, detection, result, observer, first_text, show_text)

@@ -21,6 +21,7 @@ from .helpers import run
 
 COMPLETED = load("openai-chat/completed").body
 DONE = COMPLETED.rindex(b"data: [DONE]")
+FIRST = COMPLETED[: COMPLETED.index(b"\n\n") + 2]  # the first event
 
 
 def write(tmp_path: Path, body: bytes, name: str = "body.sse") -> str:
@@ -177,8 +178,22 @@ BODIES = [
     load("ollama/truncated_mid_character").body,
     load("gemini-json-array/truncated_mid_event").body,
     COMPLETED.replace(b"Caf", b"Caf\xc3", 1),
+    load("openai-chat/heartbeats").body,
+    load("anthropic-messages/heartbeats").body.replace(b"\n", b"\r\n"),
+    load("gemini/truncated_mid_event").body.replace(b"\n", b"\r"),
+    b": one\n: two\n\n" + FIRST + b":three\n\n" + COMPLETED[len(FIRST) : len(FIRST) + 300],
 ]
 STABLE = ("outcome", "truncated_at", "end_verified", "contract", "last_clean_offset", "events", "characters")
+
+
+def test_the_events_table_ends_are_where_one_byte_reads_put_them(tmp_path: Path) -> None:
+    """The table's end offsets, read in 64 KiB pieces, are those of 1-byte reads (exact by construction)."""
+    for body in BODIES:
+        path = tmp_path / "b"
+        path.write_bytes(body)
+        whole = diagnose(open_input(str(path)), rows=1000)
+        ones = diagnose(open_input(str(path), piece=1), whole.contract, rows=1000)
+        assert whole.events == ones.events and whole.last_clean_offset == ones.last_clean_offset
 
 
 @settings(max_examples=40, deadline=None)
