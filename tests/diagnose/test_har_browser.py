@@ -13,18 +13,10 @@ import pytest
 
 from lesson_lib.captures import load
 from lesson_lib.net import ReplayServer
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # Debian's Chromium, as the browser tests run it
 
 from .helpers import run
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 BODY = load("openai-chat/completed").body
 
 pytestmark = [
@@ -39,7 +31,7 @@ pytestmark = [
 def record_har(path: Path, drop_after: int | None) -> None:
     playwright = pytest.importorskip("playwright.sync_api")
     with ReplayServer(BODY, [100, 2000], drop_after=drop_after) as server, playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
             context = browser.new_context(record_har_path=str(path), record_har_content="embed")
             page = context.new_page()
