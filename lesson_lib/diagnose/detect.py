@@ -183,9 +183,10 @@ def detect_contract(sample: bytes, url: str | None = None, forced: str | None = 
         evidence.append(f"a tie, decided by the URL: {hint}")
     if len(top) != 1:
         considered = ", ".join(scores) or "none"
+        why = f"{', '.join(top)} fit it equally" if top else "none recognises its units"
         raise InputError(
-            f"cannot tell the contract of this {framing_name} stream: candidates considered {considered} "
-            f"({'a tie' if top else 'none recognises its units'}); pass --contract NAME"
+            f"cannot tell the contract of this {framing_name} stream: {why} "
+            f"(candidates considered: {considered}); pass --contract NAME"
         )
     chosen = top[0]
     if hint is not None and hint != chosen:

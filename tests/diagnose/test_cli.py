@@ -184,6 +184,17 @@ def test_contract_overrides_detection(tmp_path: Path) -> None:
     assert report["outcome"] != "completed"
 
 
+def test_an_error_only_stream_is_a_tie_that_the_url_decides(tmp_path: Path) -> None:
+    body = b'data: {"error": {"message": "overloaded", "type": "server_error"}}\n\n'
+    with pytest.raises(InputError, match="gemini, openai-chat fit it equally"):
+        detect_contract(body)
+    found = detect_contract(body, "https://g.invalid/v1beta/models/m:streamGenerateContent?alt=sse&key=k")
+    assert found.contract == "gemini" and "a tie, decided by the URL: gemini" in found.evidence
+    assert detect_contract(body, "http://127.0.0.1:9/v1/chat/completions").contract == "openai-chat"
+    (tmp_path / "b.sse").write_bytes(body)
+    one_line_error(run(str(tmp_path / "b.sse")), "fit it equally", "--contract")
+
+
 def test_the_url_decides_a_tie_and_a_cut_before_the_first_event() -> None:
     sample = COMPLETED.body[:40]
     assert detect_contract(sample, "http://x/v1/chat/completions").contract == "openai-chat"
