@@ -150,3 +150,24 @@ def test_a_malformed_chunk_size_stops_the_body_and_says_so() -> None:
     decoder = ChunkedDecoder()
     assert decoder.feed(b"5\r\nhello\r\nzz\r\nmore") == b"hello"
     assert decoder.error is not None and "chunk-size" in decoder.error
+
+
+def test_a_gzip_body_in_a_trace_is_decoded_read_by_read(tmp_path: Path) -> None:
+    import zlib
+
+    packer = zlib.compressobj(wbits=31)
+    wire = [packer.compress(BODY[:2000]) + packer.flush(zlib.Z_SYNC_FLUSH), packer.compress(BODY[2000:])]
+    wire.append(packer.flush())
+    path = tmp_path / "gzip.trace"
+    headers = ("Content-Type: text/event-stream", "Content-Encoding: gzip")
+    write_trace(path, wire, headers=headers)
+    report = run(str(path), "--json").json
+    assert report["is_final"] and report["bytes"]["read"] == len(BODY)
+    assert report["http"]["content_encoding"] == "gzip" and report["http"]["charset"] is None
+
+
+def test_a_brotli_body_in_a_trace_is_refused_by_name(tmp_path: Path) -> None:
+    path = tmp_path / "br.trace"
+    write_trace(path, [b"\x0b\x02\x80"], headers=("Content-Type: text/event-stream", "Content-Encoding: br"))
+    result = run(str(path))
+    assert result.status == 2 and "br-encoded" in result.err and result.err.count("\n") == 1
