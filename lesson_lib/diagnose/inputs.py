@@ -321,17 +321,16 @@ class ChunkedDecoder:
 
 
 def _trace_source(head: bytes, handle: IO[bytes]) -> Source:
-    http = HTTPFacts()
-    source = Source("curl-trace", True, bool(_TIME.match(head.lstrip())), http, iter(()))
-    source._reads = _TraceReader(head, handle, source).reads()
-    return source
+    http, notes = HTTPFacts(), list[str]()
+    reads = _TraceReader(head, handle, http, notes).reads()
+    return Source("curl-trace", True, bool(_TIME.match(head.lstrip())), http, reads, notes)
 
 
 class _TraceReader:
     """``curl --trace`` line by line: blocks of hex lines after a header line naming their direction."""
 
-    def __init__(self, head: bytes, handle: IO[bytes], source: Source) -> None:
-        self.head, self.handle, self.source, self.http = head, handle, source, source.http
+    def __init__(self, head: bytes, handle: IO[bytes], http: HTTPFacts, notes: list[str]) -> None:
+        self.head, self.handle, self.http, self.notes = head, handle, http, notes
         self.kind: tuple[bytes, bytes] | None = None  # (Send|Recv, header|data|SSL data)
         self.expected = 0
         self.block = bytearray()
@@ -366,7 +365,7 @@ class _TraceReader:
         finally:
             self.handle.close()
         if pending:
-            self.source.notes.append("the trace ends in the middle of a line (the file was cut)")
+            self.notes.append("the trace ends in the middle of a line (the file was cut)")
             yield pending.rstrip(b"\r")
 
     def _clock(self, line: bytes) -> tuple[float | None, bytes]:
@@ -421,7 +420,7 @@ class _TraceReader:
         kind, data, self.kind = self.kind, bytes(self.block), None
         self.block.clear()
         if len(data) < self.expected:
-            self.source.notes.append(f"a trace block holds {len(data)} of its {self.expected} bytes (cut)")
+            self.notes.append(f"a trace block holds {len(data)} of its {self.expected} bytes (cut)")
         direction, what = kind
         if direction == b"Send" and what == b"header":
             self.request_head += data
