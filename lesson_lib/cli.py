@@ -2,7 +2,7 @@
 
 Exit status: 0 only when the stream is proven complete (``StreamResult.is_final``); 1 for any other outcome
 of a readable stream; 2 when the input cannot be read as a stream, with one line on standard error naming
-the problem. Never a traceback: an unexpected failure is one line too (exit status 2).
+the problem. No traceback: an unexpected failure (a bug) is one line too, naming its type (exit status 2).
 """
 
 from __future__ import annotations
@@ -78,6 +78,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("boundary-lab diagnose: interrupted\n")
         return 130
+    except Exception as exc:  # a bug here, not the input's fault: still one line (its type, no content)
+        sys.stderr.write(f"boundary-lab diagnose: internal error ({type(exc).__name__}); please report it\n")
+        return 2
     output = render_json(diagnosis) + "\n" if args.json else render_text(diagnosis)
     try:
         sys.stdout.write(output)

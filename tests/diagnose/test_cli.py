@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from lesson_lib.captures import load
 from lesson_lib.cli import PRIVACY, build_parser
@@ -295,3 +297,29 @@ def test_python_m_lesson_lib_diagnose_runs_and_exits_with_the_verdict(tmp_path: 
     one_line_error(missing, "no such file")
     piped = run_process("-", "--json", stdin=COMPLETED.body)
     assert piped.status == 0 and json.loads(piped.out)["is_final"] is True
+
+
+_TRACE = b"".join(
+    line + b"\n"
+    for line in [
+        b"01:00:00.000000 <= Recv header, 17 bytes (0x11)",
+        b"0000: 48 54 54 50 2f 31 2e 31 20 32 30 30 20 4f 4b 0d HTTP/1.1 200 OK.",
+        b"0010: 0a                                              .",
+        b"01:00:00.100000 <= Recv data, 40 bytes (0x28)",
+        b"0000: 64 61 74 61 3a 20 7b 7d 0a 0a 64 61 74 61 3a 20 data: {}..data: ",
+    ]
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    prefix=st.sampled_from([b"", b"data: ", b'{"log": {"entries": [', _TRACE, COMPLETED.body[:500], b"[{"]),
+    noise=st.binary(max_size=300),
+    cut=st.integers(0, 400),
+)
+def test_no_input_makes_a_traceback(tmp_path: Path, prefix: bytes, noise: bytes, cut: int) -> None:
+    (tmp_path / "in").write_bytes((prefix + noise)[: cut or None])
+    result = run(str(tmp_path / "in"))
+    assert result.status in (0, 1, 2) and "Traceback" not in result.err
+    assert "internal error" not in result.err, result.err
+    assert (result.status == 2) == (result.out == "") and result.err.count("\n") <= 1
