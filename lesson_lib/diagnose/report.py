@@ -193,6 +193,13 @@ class _Observer:
         self.count += 1
         self.table.feed(data, read.time)
 
+    def after_cut(self, data: bytes, cut: int) -> None:
+        """A read after the verdict: kept only as far as the window after ``cut`` reaches, so that the
+        window is the same however far the reads had gone when the cut was found."""
+        need = cut + WINDOW[1] - (self.held_start + len(self.held))
+        if need > 0:
+            self.held += data[:need]
+
     def window(self, cut: int) -> tuple[int, bytes]:
         """``(start offset, bytes)`` around ``cut``, within what is still held."""
         held, held_start = self.held, self.held_start
@@ -284,8 +291,11 @@ def diagnose(
             text_seen, first_text = True, observer.current_time
     assert result is not None
     table.finish()
-    for read in reads:  # after a decision: the rest is only counted (curl's exit status comes last)
+    error = result.error
+    cut = error.offset if error is not None and error.offset is not None else result.stats.bytes
+    for read in rest:  # after a decision: the rest is only counted (curl's exit status comes last)
         observer.drained += len(read.data)
+        observer.after_cut(read.data, cut)
     return _build(source, detection, result, observer, first_text, show_text)
 
 

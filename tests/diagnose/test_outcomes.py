@@ -207,6 +207,7 @@ def test_the_verdict_and_offsets_do_not_depend_on_the_piece_size(
     pieces = diagnose(open_input(str(path), piece=piece)).as_json()
     for key in STABLE:
         assert pieces[key] == whole[key], key
+    assert pieces["bytes"]["read"] + pieces["bytes"]["not_read"] == len(body)  # every piece counted once
     if whole["stopped"]["offset_exact"]:
         assert pieces["stopped"] == whole["stopped"]
         assert pieces["hexdump"] == whole["hexdump"]
