@@ -289,7 +289,7 @@ def test_pipeline_and_the_openai_sdk_agree_and_differ_where_the_report_says() ->
 def test_every_suite_is_registered_with_distinct_section_names() -> None:
     from benchmarks.__main__ import SUITES
 
-    assert set(SUITES) == {"linear_cost", "memory_bound", "peers"}
+    assert set(SUITES) == {"linear_cost", "memory_bound", "peers", "diagnose_scale"}
     names = [name for suite in SUITES.values() for name in suite.SECTIONS]
     assert len(names) == len(set(names))
 
@@ -357,3 +357,20 @@ def test_memory_suite_runs_renders_and_plots_on_tiny_limits(tmp_path) -> None:
     assert "max_element_chars at byte" in report and "**NO**" not in report
     memory.plot(sections, str(tmp_path / "memory.png"), quick=True)
     assert (tmp_path / "memory.png").stat().st_size > 0
+
+
+def test_diagnose_scale_runs_renders_and_plots_on_tiny_sizes(tmp_path) -> None:
+    """Issue 25: the diagnose section runs on tiny inputs (each written lazily to a file), every input is
+    diagnosed as completed, and the report and the plot are made."""
+    from benchmarks import diagnose_scale
+
+    config = diagnose_scale.Config(sizes=(64 * 1024, 128 * 1024))
+    (section,) = [run(config) for run in diagnose_scale.SECTIONS.values()]
+    results = section.data["results"]
+    assert set(results) == set(diagnose_scale.INPUTS)
+    assert all(row["outcome"] == "completed" and row["peak"] > 0 for rows in results.values() for row in rows)
+    assert results["chat, raw"][-1]["text_chars"] > results["chat, raw"][0]["text_chars"] > 0
+    report = diagnose_scale.render([section], harness.environment(), quick=True)
+    assert "| input | size | MB/s | tracemalloc peak |" in report and "stages, curl-trace" in report
+    diagnose_scale.plot([section], str(tmp_path / "diagnose.png"), quick=True)
+    assert (tmp_path / "diagnose.png").read_bytes().startswith(b"\x89PNG")

@@ -1,11 +1,11 @@
 """The layers' direction, enforced: import-linter's contracts in ``pyproject.toml`` hold (docs/design.md).
 
 ``lint-imports`` (the venv's, beside this interpreter) reads ``[tool.importlinter]``: a layers contract
-(exercises > teach > net | guard > captures > i18n > core: a module imports only from layers below its own;
-net and guard are siblings, neither imports the other) and a
-forbidden one (the core imports no network, widget or plotting package, directly or through another
-module). ``make test`` runs the same command. The last test breaks a copy of the package on purpose and checks
-that the command reports both violations, so a contract that no longer sees anything would fail here.
+(cli > exercises > teach > net | diagnose | guard > captures > i18n > core: a module imports only from layers
+below its own; net, diagnose and guard are siblings, none imports another) and a forbidden one (the core
+imports no network, widget or plotting package, directly or through another module). ``make test`` runs the
+same command. The last tests break a copy of the package on purpose and check that the command reports the
+violations, so a contract that no longer sees anything would fail here.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent
 LINT_IMPORTS = Path(sys.executable).parent / "lint-imports"
 CONFIG = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
 CONTRACTS = {c["id"]: c for c in CONFIG["contracts"]}
-#: Top to bottom; siblings (independent layers: neither imports the other) share a line, split by " | ".
-LAYERS = ["exercises", "teach", "net | guard", "captures", "i18n", "core"]
+#: Top to bottom; siblings (independent layers: none imports another) share a line, split by " | ".
+LAYERS = ["cli", "exercises", "teach", "net | diagnose | guard", "captures", "i18n", "core"]
 FORBIDDEN_IN_CORE = {
     "httpx", "httpx2", "starlette", "uvicorn", "ipywidgets", "matplotlib", "IPython", "anyio", "jiter"
 }

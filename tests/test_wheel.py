@@ -67,6 +67,7 @@ print(json.dumps({
     "modules": sorted(p.relative_to(package).as_posix() for p in package.rglob("*.py")),
     "relay_static": sorted(p.name for p in (package / "net" / "relay_static").iterdir()),
     "typed": (package / "py.typed").is_file(),
+    "diagnose_schema": (package / "diagnose" / "schema.json").is_file(),
 }))
 """
 
@@ -116,6 +117,19 @@ def probe(tmp_path_factory: pytest.TempPathFactory) -> dict:
     out = _run([python, "-c", PROBE, CAPTURE, QUESTION], cwd=elsewhere, env=_clean_env())
     report = json.loads(out)
     report["venv"] = str(venv)
+    # The console script and `python -m lesson_lib`, on a bundled capture, from outside the checkout.
+    report["diagnose"] = {}
+    for key, command in {
+        "script_whole": [venv / "bin" / "boundary-lab", "diagnose"],
+        "module_cut": [python, "-m", "lesson_lib", "diagnose"],
+    }.items():
+        stem = "completed" if key.endswith("whole") else "truncated_mid_event"
+        capture = Path(report["data_dir"]) / "openai-chat" / f"{stem}.sse"
+        done = subprocess.run(
+            [str(a) for a in [*command, capture, "--json"]],
+            cwd=elsewhere, env=_clean_env(), capture_output=True, text=True, timeout=120, check=False,
+        )
+        report["diagnose"][key] = {"status": done.returncode, "out": done.stdout, "err": done.stderr}
     return report
 
 
@@ -171,6 +185,17 @@ def test_every_module_capture_and_static_file_is_in_the_wheel(probe: dict) -> No
     assert probe["captures"] == {name: len(load(name).body) for name in names()}
     assert probe["relay_static"] == sorted(p.name for p in (package / "net" / "relay_static").iterdir())
     assert probe["typed"]  # PEP 561: a user's type checker reads the package's hints
+
+
+def test_boundary_lab_diagnose_runs_from_the_installed_wheel(probe: dict) -> None:
+    """Issue 25: the console script (``[project.scripts]``) exits 0 on a bundled whole capture, and
+    ``python -m lesson_lib diagnose`` exits 1 on a cut one, outside the checkout; the schema is packaged."""
+    whole, cut = probe["diagnose"]["script_whole"], probe["diagnose"]["module_cut"]
+    assert whole["status"] == 0, whole["err"]
+    assert json.loads(whole["out"])["is_final"] is True and whole["err"] == ""
+    assert cut["status"] == 1, cut["err"]
+    assert json.loads(cut["out"])["truncated_at"] == "event"
+    assert probe["diagnose_schema"]
 
 
 def test_the_pinned_lock_satisfies_every_declared_range() -> None:
