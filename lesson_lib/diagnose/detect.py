@@ -124,6 +124,10 @@ def _score(name: str, units: list[Any]) -> tuple[int, int, str | int | None] | s
     return recognised, unknown, request_id
 
 
+def _count(units: int) -> str:
+    return "1 unit" if units == 1 else f"{units} units"
+
+
 def detect_contract(sample: bytes, url: str | None = None, forced: str | None = None) -> Detection:
     """The :class:`Detection` for a body beginning with ``sample`` (``forced``: ``--contract``)."""
     hint = _url_hint(url)
@@ -150,7 +154,8 @@ def detect_contract(sample: bytes, url: str | None = None, forced: str | None = 
         if units and any(cls.framing == name for cls in CONTRACTS.values()):
             found[name] = (units, comments)
             evidence.append(
-                f"{name}: {len(units)} complete units in the first {len(sample)} bytes"
+                f"{name}: {len(units)} complete unit{'' if len(units) == 1 else 's'} "
+                f"in the first {len(sample)} bytes"
                 + (" (then a parse error)" if failed else "")
             )
     if hint is not None:
@@ -175,7 +180,7 @@ def detect_contract(sample: bytes, url: str | None = None, forced: str | None = 
             evidence.append(f"{name}: out ({score})")
             continue
         scores[name] = score
-        evidence.append(f"{name}: {score[0]} of {min(len(units), _MAX_UNITS)} units recognised")
+        evidence.append(f"{name}: {score[0]} of {_count(min(len(units), _MAX_UNITS))} recognised")
     best = max((s[0] - s[1] for s in scores.values()), default=0)
     top = [name for name, s in scores.items() if s[0] - s[1] == best and s[0] > 0]
     if len(top) > 1 and hint in top:

@@ -43,12 +43,17 @@ def _runs(runs: list[dict[str, Any]], cut: int) -> str:
     return " ".join(word for word in words if word)
 
 
+def _count(number: int, noun: str) -> str:
+    """``1 event``, ``2 events``: a count and its noun (English plurals in ``s``)."""
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
 def render_text(d: Diagnosis) -> str:
     """The report, layer by layer, as the course teaches it."""
     verdict = "FINAL: the stream is proven complete" if d.is_final else "NOT FINAL"
     end = "end verified" if d.end_verified else "end not verified"
     out = [f"boundary-lab diagnose: {d.outcome}, {end}: {verdict}"]
-    reads = f"{d.reads['count']} real reads" if d.reads is not None else "read boundaries unknown"
+    reads = _count(d.reads["count"], "real read") if d.reads is not None else "read boundaries unknown"
     out.append(f"input       {d.format}; {reads}" + ("; timed" if d.timing["known"] else ""))
     out.append(f"contract    {d.contract} ({d.framing})")
     out.extend(f"  evidence: {line}" for line in d.evidence)
@@ -73,13 +78,14 @@ def render_text(d: Diagnosis) -> str:
         + ("the body ended inside a line" if d.lines["ended_mid_line"] else "no unfinished line at the stop")
     )
     out.append(
-        f"  events      {e['count']} events, {e['heartbeats']} heartbeats, {e['unknown']} unknown, "
+        f"  events      {_count(e['count'], 'event')}, {_count(e['heartbeats'], 'heartbeat')}, "
+        f"{e['unknown']} unknown, "
         f"{e['after_terminal']} after the terminal signal"
     )
     out.append(
-        f"  values      {v['text_chars']} answer characters in {v['deltas']} deltas; {v['tool_calls']} "
-        f"tool calls ({v['tool_calls_complete']} closed, {v['tool_calls_parsed']} parsed); "
-        f"{v['reasoning_chars']} reasoning characters"
+        f"  values      {_count(v['text_chars'], 'answer character')} in {_count(v['deltas'], 'delta')}; "
+        f"{_count(v['tool_calls'], 'tool call')} ({v['tool_calls_complete']} closed, "
+        f"{v['tool_calls_parsed']} parsed); {_count(v['reasoning_chars'], 'reasoning character')}"
     )
     out.append(
         f"  completion  outcome {d.outcome}"
@@ -127,7 +133,7 @@ def render_text(d: Diagnosis) -> str:
     else:
         n = d.naive
         out.append(
-            f"  made {n['replacement_chars']} U+FFFD in {n['reads_with_replacement']} reads "
+            f"  made {n['replacement_chars']} U+FFFD in {_count(n['reads_with_replacement'], 'read')} "
             f"(and passed on {n['upstream_replacement_chars']} sent by the upstream); "
             f"called the answer finished: {_yes(n['finished'])}"
         )

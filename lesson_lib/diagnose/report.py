@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.completion import Outcome, StreamResult, stream_updates
+from ..core.completion import Outcome, StreamResult, Unit, stream_updates
 from ..core.contracts import TextDelta
 from ..core.decoding import ByteRole, byte_role
 from ..core.framing import framing as framing_named
@@ -395,7 +395,8 @@ def _build(
             else {"offset": cut_char["offset"], "bytes": cut_char["bytes"], "of": cut_char["of"]},
         },
         lines={
-            "ended_mid_line": layer == "line",
+            # A cut character is the end of an unfinished line too: its bytes are that line's last.
+            "ended_mid_line": result.truncated_at in (Unit.CHARACTER, Unit.LINE),
             "max_pending_line_chars": s.max_pending_line_chars if known else None,
         },
         events={

@@ -323,3 +323,31 @@ def test_no_input_makes_a_traceback(tmp_path: Path, prefix: bytes, noise: bytes,
     assert result.status in (0, 1, 2) and "Traceback" not in result.err
     assert "internal error" not in result.err, result.err
     assert (result.status == 2) == (result.out == "") and result.err.count("\n") <= 1
+
+
+@pytest.mark.parametrize(
+    ("name", "inside_a_line"),
+    [
+        ("openai-chat/truncated_mid_character", True),  # the cut character's bytes end an unfinished line
+        ("openai-chat/truncated_mid_line", True),
+        ("openai-chat/truncated_mid_event", False),  # between two lines of one event
+        ("openai-chat/truncated_clean_boundary", False),
+    ],
+)
+def test_the_lines_layer_says_whether_the_body_ended_inside_a_line(
+    tmp_path: Path, name: str, inside_a_line: bool
+) -> None:
+    (tmp_path / "b").write_bytes(load(name).body)
+    assert run(str(tmp_path / "b"), "--json").json["lines"]["ended_mid_line"] is inside_a_line
+    text = run(str(tmp_path / "b")).out
+    said = "the body ended inside a line" if inside_a_line else "no unfinished line at the stop"
+    assert f"  lines       {said}" in text
+
+
+def test_counts_are_said_in_the_singular_and_the_plural(tmp_path: Path) -> None:
+    body = load("openai-chat/completed").body
+    first = body.index(b"\n\n") + 2
+    (tmp_path / "one").write_bytes(body[:first])
+    out = run(str(tmp_path / "one")).out
+    assert "  events      1 event, 0 heartbeats," in out and "1 complete unit in the first" in out
+    assert "1 events" not in out and "1 units" not in out
