@@ -283,15 +283,14 @@ MEASURED = {"00-05": 205, "06-10": 245}
 
 
 def test_the_time_estimates_add_up():
-    """Instructor guide: 'Working through everything alone takes about nine to eleven hours: six and a third
-    to eight and a half for the lessons, about two and two-thirds for the exercises', and 'New learners
-    measured the upper half of the lessons' ranges (about 205 minutes for 00 to 05, about 245 for 06 to 10)'
-    (00: '380 to 515 minutes, that is 6 h 20 min to 8 h 35 min, and about 2⅔ more'). Every lesson states a
-    range, the same in both editions
-    and in both instructor guides' tables."""
+    """Instructor guide: 'Working through everything alone takes about nine and a half to twelve hours: six
+    and three-quarters to nine and a sixth for the lessons, about two and two-thirds for the exercises', and
+    'New learners measured the upper half of the lessons' ranges (about 205 minutes for 00 to 05, about 245
+    for 06 to 10)' (00: '405 to 550 minutes, that is 6 h 45 min to 9 h 10 min, and about 2⅔ more'). Every
+    lesson states a range, the same in both editions and in both instructor guides' tables."""
     lessons = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
     exercises = sorted((ROOT / "notebooks" / "exercises").glob("*.ipynb"))
-    assert len(lessons) == 11 and len(exercises) == 4
+    assert len(lessons) == 12 and len(exercises) == 4
     ranges = {p.name[:2]: minutes(p) for p in lessons}
     assert all(low < high for low, high in ranges.values()), "every lesson states a range"
     for p in lessons:
@@ -308,16 +307,17 @@ def test_the_time_estimates_add_up():
         low, high = sum(r[0] for r in part), sum(r[1] for r in part)
         assert (low + high) / 2 <= measured <= high, "the measured time lies in the upper half of the range"
     low, high = sum(r[0] for r in ranges.values()), sum(r[1] for r in ranges.values())
-    assert (low, high) == (380, 515)
-    # the guide: 'about 6⅓ to 8½'
-    assert round(low / 60 * 3) / 3 == 6 + 1 / 3 and round(high / 60 * 2) / 2 == 8.5
-    assert divmod(low, 60) == (6, 20) and divmod(high, 60) == (8, 35)  # 00: '6 h 20 min to 8 h 35 min'
-    for lesson, words in (("00_start_here.ipynb", "380 to 515 minutes, that is 6 h 20 min to 8 h 35 min"),
-                          ("zh-CN/00_start_here.ipynb", "380 到 515 分钟，即 6 小时 20 分到 8 小时 35 分")):
+    assert (low, high) == (405, 550)
+    # the guide: 'six and three-quarters to nine and a sixth'
+    assert low / 60 == 6.75 and round(high / 60 * 6) / 6 == 9 + 1 / 6
+    assert divmod(low, 60) == (6, 45) and divmod(high, 60) == (9, 10)  # 00: '6 h 45 min to 9 h 10 min'
+    for lesson, words in (("00_start_here.ipynb", "405 to 550 minutes, that is 6 h 45 min to 9 h 10 min"),
+                          ("zh-CN/00_start_here.ipynb", "405 到 550 分钟，即 6 小时 45 分到 9 小时 10 分")):
         assert words in (ROOT / "notebooks" / lesson).read_text(encoding="utf-8"), lesson
     exercise_minutes = sum(minutes(p)[1] for p in exercises)
     assert exercise_minutes == 160  # 'two and two-thirds'
-    assert (low + exercise_minutes) / 60 >= 9 and (high + exercise_minutes) / 60 <= 11.25  # 'nine to eleven'
+    # 'nine and a half to twelve hours': 9 h 25 min to 11 h 50 min, rounded to the half hour
+    assert round((low + exercise_minutes) / 30) / 2 == 9.5 and round((high + exercise_minutes) / 30) / 2 == 12
 
 
 def test_the_workshop_serves_the_widget_lessons_on_loopback_without_code():

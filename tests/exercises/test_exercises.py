@@ -214,6 +214,45 @@ def _what_consume_says_after_an_invented_finish() -> str:
     return {"completed": "A", "truncated": "B", "incomplete": "C", "service_error": "D"}[outcome]
 
 
+def _diagnose_exit_status(name: str, *options: str) -> tuple[int, str]:
+    """``python -m lesson_lib diagnose`` on a capture's raw body, as lesson 11 runs it: (status, stdout)."""
+    import subprocess
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "body.sse"
+        path.write_bytes(load(name).body)
+        command = [sys.executable, "-m", "lesson_lib", "diagnose", str(path), *options]
+        done = subprocess.run(command, capture_output=True, text=True)
+    return done.returncode, done.stdout
+
+
+def _raw_body_reports_the_naive_view() -> bool:
+    import json
+
+    out = _diagnose_exit_status("openai-chat/truncated_mid_character", "--json")[1]
+    return json.loads(out)["naive"] is not None
+
+
+def _guarded_sdk_on_a_length_cut() -> str:
+    import openai
+
+    from lesson_lib.guard import Client, UnprovenStreamError
+    from lesson_lib.net import ReplayServer
+
+    with ReplayServer(load("openai-chat/incomplete").body) as server:
+        sdk = openai.OpenAI(api_key="k", base_url=server.url, max_retries=0, http_client=Client(timeout=10))
+        messages = [{"role": "user", "content": "hi"}]
+        stream = sdk.chat.completions.create(model="m", messages=messages, stream=True)
+        try:
+            "".join(c.delta.content or "" for chunk in stream for c in chunk.choices)
+        except UnprovenStreamError as exc:
+            return "B" if exc.outcome == "incomplete" else "?"
+    return "A"
+
+
 ANSWERS = {
     "01.bytes": len("你好🙂".encode()),
     "01.corrupting_cuts": [c for c, p in two_piece_splits("café".encode()) if naive_decode(p) != "café"],
@@ -292,6 +331,10 @@ ANSWERS = {
     "10.eventsource": "B",
     "10.cancel": "D",
     "10.invented": _what_consume_says_after_an_invented_finish(),
+    "11.exit_status": "ABC"[_diagnose_exit_status("openai-chat/truncated_clean_boundary")[0]],
+    "11.raw_reads": _raw_body_reports_the_naive_view(),
+    "11.capture": "B",
+    "11.guarded_length": _guarded_sdk_on_a_length_cut(),
     "06.resume_without_ids": "A"
     if any(e.last_event_id for e in parse_sse([load("openai-chat/completed").body]))
     else "C",
@@ -1019,6 +1062,10 @@ NATURAL_FORMS = {
         "D) the relay, told by http.disconnect, cancels its task, which closes the upstream response",
     ],
     "10.invented": ["completed", "Outcome.COMPLETED", "A) completed"],
+    "11.exit_status": ["1", "exit status 1", "B) 1"],
+    "11.raw_reads": [False, "no"],
+    "11.capture": ["curl --trace", "B) the same request with curl -N --trace-time --trace FILE"],
+    "11.guarded_length": ["UnprovenStreamError", "B) UnprovenStreamError whose outcome is incomplete"],
 }
 
 #: Natural right forms read in the Chinese edition (a Chinese option's words, Chinese aliases).

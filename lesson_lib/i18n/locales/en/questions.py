@@ -258,4 +258,28 @@ STRINGS = {
     "questions.10.invented.hints.B": "That is what happened upstream. consume() judges only the relayed bytes: look at how they end, and ask what it can tell from them.",
     "questions.10.invented.hints.C": "Which finish reason was sent, and does it mean a cut answer?",
     "questions.10.invented.explanation": "completed: the invented terminal is indistinguishable from a real one downstream. Only the gateway knew; a correct gateway says truncated, in its outcome event.",
+    # 11.exit_status
+    "questions.11.exit_status.prompt": "A saved body of an OpenAI chat stream ends right after a complete event, before data: [DONE]. Which exit status does boundary-lab diagnose give for it? A) 0; B) 1; C) 2",
+    "questions.11.exit_status.hint": "Can the command read this input as a stream? And if it can, do the bytes prove the answer whole?",
+    "questions.11.exit_status.hints.A": "0 is kept for a stream whose bytes prove it complete. Which signal is missing here?",
+    "questions.11.exit_status.hints.C": "2 is for input that cannot be read as a stream (missing, empty, no body, no contract). This input has events.",
+    "questions.11.exit_status.explanation": "B, 1: the stream is readable and its outcome is truncated at the completion layer, which is not proven complete.",
+    # 11.raw_reads
+    "questions.11.raw_reads.prompt": "True or False: given a raw body saved with curl -N -o, the report says how many U+FFFD a naive client (one decode per read) showed.",
+    "questions.11.raw_reads.hint": "What does a naive client's output depend on, and is it in a file of bytes alone?",
+    "questions.11.raw_reads.explanation": "False: a raw body does not hold where the reads fell, and the naive view depends on them, so the report says the read boundaries are unknown rather than invent them. A curl --trace file holds them.",
+    # 11.capture
+    "questions.11.capture.prompt": "The HAR export of a stream that broke in the browser has an entry with no body (_failureText: net::ERR_INCOMPLETE_CHUNKED_ENCODING, size -1). What do you capture instead, to diagnose it? A) the same HAR, exported again with Preserve log on; B) the same request with curl -N --trace-time --trace FILE; C) a screenshot of the EventStream tab; D) the response's headers alone",
+    "questions.11.capture.hint": "Which of these keeps the body's bytes and where the reads fell?",
+    "questions.11.capture.hints.A": "Preserve log keeps entries across page loads; the broken entry still has no body.",
+    "questions.11.capture.hints.C": "A picture of parsed events has neither the bytes nor the reads.",
+    "questions.11.capture.hints.D": "The headers say what the body should be, not what arrived.",
+    "questions.11.capture.explanation": "B: a curl trace keeps each read as it arrived, the headers, the times with --trace-time, and how the transfer ended.",
+    # 11.guarded_length
+    "questions.11.guarded_length.prompt": "An OpenAI SDK client with http_client=lesson_lib.guard.Client streams an answer that ends with finish_reason \"length\", then data: [DONE]. What does the loop over the stream get? A) the text, as the SDK alone returns it; B) UnprovenStreamError whose outcome is incomplete; C) openai.APIError; D) the guard sends the request again",
+    "questions.11.guarded_length.hint": "The stream is whole. Is the answer? Which results does the guard let through?",
+    "questions.11.guarded_length.hints.A": "The guard lets through only answers whose result is final (is_final). Is an answer cut by its token budget final?",
+    "questions.11.guarded_length.hints.C": "The service sent no error: the SDK has nothing to raise.",
+    "questions.11.guarded_length.hints.D": "The guard never sends a request of its own.",
+    "questions.11.guarded_length.explanation": "B: a length-cut answer is incomplete, not final, so the guard raises; catch it and read exc.outcome if a partial answer is still useful.",
 }

@@ -259,4 +259,28 @@ STRINGS = {
     "questions.10.invented.hints.B": "那是上游实际发生的事。consume() 只根据转发来的字节做判断：看看它们是怎么结束的，再想想它能从中看出什么。",
     "questions.10.invented.hints.C": "发出的是哪个 finish reason？它表示回答被截断了吗？",
     "questions.10.invented.explanation": "completed：在下游看来，伪造的终止信号和真实的无法区分。只有网关知道真相；正确实现的网关会在它的 outcome 事件里报告 truncated。",
+    # 11.exit_status
+    "questions.11.exit_status.prompt": "保存下来的一个 OpenAI chat 流的响应体，恰好在一个完整事件之后、data: [DONE] 之前结束。boundary-lab diagnose 对它给出哪个退出状态？A) 0；B) 1；C) 2",
+    "questions.11.exit_status.hint": "这个命令能把这份输入当作一个流来读吗？如果能，这些字节证明回答完整了吗？",
+    "questions.11.exit_status.hints.A": "0 只留给字节证明已完成的流。这里缺了哪个信号？",
+    "questions.11.exit_status.hints.C": "2 表示输入无法当作流来读（文件不存在、为空、没有响应体、识别不出契约）。这一份里有事件。",
+    "questions.11.exit_status.explanation": "B，1：这个流可以读，判定结果是在 completion 层被截断（truncated），没有被证明已完成。",
+    # 11.raw_reads
+    "questions.11.raw_reads.prompt": "对还是错：给出一份用 curl -N -o 保存的原始响应体，报告会说出朴素客户端（每次读取单独解码一次）显示了多少个 U+FFFD。",
+    "questions.11.raw_reads.hint": "朴素客户端的输出取决于什么？只有字节的文件里有这个信息吗？",
+    "questions.11.raw_reads.explanation": "错：原始响应体不记录每次读取的边界落在哪里，而朴素客户端的结果正取决于这些边界，所以报告会说读取边界未知，而不是凭空编造。curl --trace 文件记录了这些边界。",
+    # 11.capture
+    "questions.11.capture.prompt": "在浏览器里中断的一个流，导出的 HAR 中它的条目没有响应体（_failureText: net::ERR_INCOMPLETE_CHUNKED_ENCODING，size 为 -1）。为了诊断它，你应该改为抓取什么？A) 打开 Preserve log 后重新导出同一个 HAR；B) 用 curl -N --trace-time --trace FILE 发同一个请求；C) EventStream 标签页的截图；D) 只要响应头",
+    "questions.11.capture.hint": "这几种里，哪一种既保留了响应体的字节，又保留了每次读取的边界？",
+    "questions.11.capture.hints.A": "Preserve log 让条目在页面重新加载后仍然保留；中断的那个条目依然没有响应体。",
+    "questions.11.capture.hints.C": "一张已解析事件的图片，既没有字节，也没有读取边界。",
+    "questions.11.capture.hints.D": "响应头说明响应体应该是什么，而不是实际收到了什么。",
+    "questions.11.capture.explanation": "B：curl 跟踪文件按到达的样子记录每次读取、响应头、加上 --trace-time 时还有时间，以及传输是怎样结束的。",
+    # 11.guarded_length
+    "questions.11.guarded_length.prompt": "一个设置了 http_client=lesson_lib.guard.Client 的 OpenAI SDK 客户端，流式接收的回答以 finish_reason \"length\" 结束，随后是 data: [DONE]。遍历这个流的循环会得到什么？A) 文本，和单独使用 SDK 时一样；B) outcome 为 incomplete 的 UnprovenStreamError；C) openai.APIError；D) guard 重新发送请求",
+    "questions.11.guarded_length.hint": "这个流是完整的。回答呢？guard 放行哪些结果？",
+    "questions.11.guarded_length.hints.A": "guard 只放行结果为最终（is_final）的回答。因为 token 预算用完而被截断的回答是最终的吗？",
+    "questions.11.guarded_length.hints.C": "服务端没有发送错误：SDK 没有什么可抛出的。",
+    "questions.11.guarded_length.hints.D": "guard 从不自己发送请求。",
+    "questions.11.guarded_length.explanation": "B：因长度截断的回答是 incomplete，不是最终结果，所以 guard 抛出异常；如果部分回答对你仍然有用，就捕获它并读取 exc.outcome。",
 }
