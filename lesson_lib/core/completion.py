@@ -300,6 +300,7 @@ class _Run:
         self.marks: DispatchMarks | None = self.framing.dispatch_marks(self.parser)
         self.stats = StreamStats()
         self.parts: list[str] = []
+        self.keep_text = True  # False: the text deltas are counted, not kept (``keep_text=False``)
         self.outcome: Outcome | None = None
         self.truncated_at: Unit | None = None
         self.error: StreamError | None = None
@@ -457,7 +458,8 @@ class _Run:
         if isinstance(signal, TextDelta):
             s.deltas += 1
             s.text_chars += len(signal.text)
-            self.parts.append(signal.text)
+            if self.keep_text:
+                self.parts.append(signal.text)
         elif isinstance(signal, Stage):
             s.stages += 1
         elif isinstance(signal, FinishReason):
@@ -683,6 +685,7 @@ def _prepare(
     deadline: float | None = None,
     clock: Callable[[], float] = time.monotonic,
     request_id: str | int | None = None,
+    keep_text: bool = True,
 ) -> tuple[_Run, Callable[[], bool]]:
     """Check every argument (every limit, whatever the framing uses; every timeout) and build the run.
     No I/O. An unknown keyword is a ``TypeError``; a bad value an ``OptionError`` (a ``ValueError``)."""
@@ -699,8 +702,11 @@ def _prepare(
     check_timeouts(idle_timeout, progress_timeout, deadline)
     if not callable(clock):
         raise TypeError("clock must be callable (-> seconds), e.g. time.monotonic")
+    if not isinstance(keep_text, bool):
+        raise TypeError(f"keep_text must be True or False, got {type(keep_text).__name__}")
     cancelled = _cancel_check(cancel)
     run = _Run(contract, errors, limits, activity, None, request_id)  # checks contract and request_id
+    run.keep_text = keep_text
     # The clocks start last, when every argument is known good: the body is about to be read.
     run.timeouts = _timeouts(idle_timeout, progress_timeout, deadline, clock)
     return run, cancelled
@@ -767,7 +773,12 @@ def stream_updates(
       source cannot be interrupted, which is why :func:`lesson_lib.net.http.stream_http` also sets its read
       timeout from them); over async reads each read is also bounded by the nearest clock. ``clock``
       (default ``time.monotonic``) is what they are measured with;
-    * ``request_id``: the JSON-RPC id of the request an ``"mcp"`` stream answers (that contract only).
+    * ``request_id``: the JSON-RPC id of the request an ``"mcp"`` stream answers (that contract only);
+    * ``keep_text`` (``True``, a ``bool``): ``False`` keeps no answer text: the result's ``text`` is ``""``
+      and its ``final_text`` ``""`` when final (``None`` otherwise, as always), while the counts
+      (``stats.text_chars``, ``stats.deltas``), the outcome and every signal yielded are the same. For a
+      caller that needs the verdict and not the text (``boundary-lab diagnose``): then the memory a stream
+      holds is bounded by the limits, whatever the answer's length.
     """
     try:
         run, cancelled = _prepare(contract, **options)

@@ -6,8 +6,8 @@ events table (:class:`~lesson_lib.diagnose.events.EventTable`), the naive client
 ``decode(errors="replace")`` per REAL read, EOF taken as done), the ``EF BF BD`` sequences already on the
 wire (U+FFFD sent by the upstream, counted apart), the times of the reads, and a window of the bytes around
 the cut. Everything kept is bounded: the tables hold the first and last rows, the window a few dozen bytes,
-so a capture of any size is diagnosed in one linear pass; the one thing that grows is the answer text that
-the completion boundary assembles (``StreamResult.text``), which is the answer, not the capture.
+so a capture of any size is diagnosed in one linear pass; the answer text is kept (``keep_text``) only with
+``show_text``, so without it the memory is bounded by the limits whatever the answer's length.
 
 The naive client is shown only when the input holds the real reads (a ``curl --trace``): for a raw body or
 a HAR, where the reads fell is unknown, and ``naive`` and ``reads`` are ``None``; nothing is invented.
@@ -277,7 +277,8 @@ def diagnose(
     detection: Detection = detect_contract(sample, source.http.url, contract)
     table = EventTable(framing_named(detection.framing), rows)
     observer = _Observer(table, source.reads_known, show_text)
-    options: dict[str, Any] = {}
+    # The answer text is kept only to be shown: without --show-text the memory stays bounded by the limits.
+    options: dict[str, Any] = {"keep_text": show_text}
     if detection.request_id is not None:
         options["request_id"] = detection.request_id
     rest = itertools.chain(head, reads)

@@ -843,3 +843,28 @@ def test_an_ndjson_body_ending_in_whitespace_without_lf_is_not_cut_in_a_line(tai
     for chunks in ([body], list(one_byte_chunks(body))):
         result = consume(chunks, "ollama")
         assert (result.outcome, result.truncated_at, result.text) == ("completed", None, "你好café 🙂")
+
+
+@pytest.mark.parametrize(
+    "name", ["openai-chat/completed", "anthropic-messages/truncated_mid_line", "gemini/completed"]
+)
+def test_keep_text_false_keeps_no_text_and_changes_nothing_else(name):
+    from dataclasses import replace
+
+    from lesson_lib.captures import load
+
+    capture = load(name)
+    reads = [capture.body[i : i + 7] for i in range(0, len(capture.body), 7)]
+    kept = consume(reads, capture.contract)
+    unkept = consume(reads, capture.contract, keep_text=False)
+    assert unkept.text == "" and unkept.final_text == ("" if kept.is_final else None)
+    assert unkept.stats.text_chars == kept.stats.text_chars > 0
+    assert replace(unkept, text=kept.text, final_text=kept.final_text) == kept
+    assert list(stream_updates(reads, capture.contract, keep_text=False))[:-1] == list(
+        stream_updates(reads, capture.contract)
+    )[:-1]
+
+
+def test_keep_text_must_be_a_bool():
+    with pytest.raises(TypeError, match="keep_text"):
+        consume([b""], "openai-chat", keep_text="no")
