@@ -132,10 +132,17 @@ def render_text(d: Diagnosis) -> str:
         )
     else:
         n = d.naive
+        reads = d.reads["count"] if d.reads is not None else None
+        why = (
+            "EOF taken as done"
+            if n["finished"]
+            else f"the transfer failed: curl exit status {d.http['curl_exit']}"
+        )
         out.append(
-            f"  made {n['replacement_chars']} U+FFFD in {_count(n['reads_with_replacement'], 'read')} "
+            f"  made {n['replacement_chars']} U+FFFD, in {n['reads_with_replacement']} of its "
+            f"{_count(reads, 'read') if reads is not None else 'reads'} "
             f"(and passed on {n['upstream_replacement_chars']} sent by the upstream); "
-            f"called the answer finished: {_yes(n['finished'])}"
+            f"called the answer finished: {_yes(n['finished'])} ({why})"
         )
         if n["text"] is not None:
             out.append(f"  it showed: {n['text']!r}")
@@ -156,10 +163,12 @@ def render_text(d: Diagnosis) -> str:
     p = d.http
     out.append("")
     out.append("http")
+    # Without the response's headers (a raw body) their absence says nothing: "unknown", not "none".
+    unset = "none" if p["status"] is not None else "unknown"
     out.append(
         f"  status {p['status'] or 'unknown'}; Content-Type {p['content_type'] or 'unknown'} "
-        f"(charset {p['charset'] or 'none'}); Content-Encoding {p['content_encoding'] or 'none'}; "
-        f"X-Accel-Buffering {p['x_accel_buffering'] or 'not set'}"
+        f"(charset {p['charset'] or unset}); Content-Encoding {p['content_encoding'] or unset}; "
+        f"X-Accel-Buffering {p['x_accel_buffering'] or ('not set' if unset == 'none' else 'unknown')}"
     )
     out.append(
         f"  chunked {_yes(p['chunked'])}; terminating chunk arrived {_yes(p['chunked_terminator'])}"

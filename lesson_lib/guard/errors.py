@@ -92,8 +92,12 @@ class UnprovenStreamError(IncompleteStreamError):
             why = "completed, but its end is not verified (events after the terminal signal)"
         elif result.outcome is Outcome.INCOMPLETE:
             why = f"cut by the service (finish reason {result.finish_reason!r})"
+        elif error is not None and error.kind == "UnjudgedEncodingError":  # (watch.py: nothing was judged)
+            why = f"its Content-Encoding {error.message!r} is not one the guard reads (gzip, deflate)"
         elif result.outcome is Outcome.TRUNCATED:
             why = f"{where}, without the service's terminal signal"
+            if error is not None:
+                why += f" (the transport raised {error.kind})"
         else:
             why = str(result.outcome) + ("" if self.error_kind is None else f" ({self.error_kind})")
         message = f"{result.contract} stream not proven whole: {why}"

@@ -331,7 +331,7 @@ ANSWERS = {
     "10.eventsource": "B",
     "10.cancel": "D",
     "10.invented": _what_consume_says_after_an_invented_finish(),
-    "11.exit_status": "ABC"[_diagnose_exit_status("openai-chat/truncated_clean_boundary")[0]],
+    "11.exit_status": "ABC"[_diagnose_exit_status("openai-chat/truncated_before_done")[0]],
     "11.raw_reads": _raw_body_reports_the_naive_view(),
     "11.capture": "B",
     "11.guarded_length": _guarded_sdk_on_a_length_cut(),

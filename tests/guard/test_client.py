@@ -306,6 +306,8 @@ def test_gzip_and_deflate_bodies_are_judged_on_their_inflated_bytes(size):
 def test_an_encoding_the_guard_cannot_undo_is_unproven_not_passed():
     _reports, raised = watched(b"\x00\x01", "br", 1)
     assert isinstance(raised, UnprovenStreamError) and raised.error_kind == "UnjudgedEncodingError"
+    assert "Content-Encoding 'br' is not one the guard reads" in str(raised)
+    assert "terminal signal" not in str(raised)  # the guard read nothing: it says why, not a layer
 
 
 def test_a_reader_that_never_closes_still_gets_its_connection_back_after_the_exception():

@@ -259,11 +259,11 @@ STRINGS = {
     "questions.10.invented.hints.C": "Which finish reason was sent, and does it mean a cut answer?",
     "questions.10.invented.explanation": "completed: the invented terminal is indistinguishable from a real one downstream. Only the gateway knew; a correct gateway says truncated, in its outcome event.",
     # 11.exit_status
-    "questions.11.exit_status.prompt": "A saved body of an OpenAI chat stream ends right after a complete event, before data: [DONE]. Which exit status does boundary-lab diagnose give for it? A) 0; B) 1; C) 2",
+    "questions.11.exit_status.prompt": "A saved body of an OpenAI chat stream ends right after the event whose finish_reason is \"stop\", before data: [DONE]: all of the answer's text is there. Which exit status does boundary-lab diagnose give for it? A) 0; B) 1; C) 2",
     "questions.11.exit_status.hint": "Can the command read this input as a stream? And if it can, do the bytes prove the answer whole?",
-    "questions.11.exit_status.hints.A": "0 is kept for a stream whose bytes prove it complete. Which signal is missing here?",
+    "questions.11.exit_status.hints.A": "0 needs the bytes to prove where the answer ends. Which signal does the OpenAI chat contract take as that proof (lesson 04)?",
     "questions.11.exit_status.hints.C": "2 is for input that cannot be read as a stream (missing, empty, no body, no contract). This input has events.",
-    "questions.11.exit_status.explanation": "B, 1: the stream is readable and its outcome is truncated at the completion layer, which is not proven complete.",
+    "questions.11.exit_status.explanation": "B, 1: without data: [DONE] the outcome is truncated at the completion layer, finish_reason stop or not: the text may all be there, but the bytes do not prove it.",
     # 11.raw_reads
     "questions.11.raw_reads.prompt": "True or False: given a raw body saved with curl -N -o, the report says how many U+FFFD a naive client (one decode per read) showed.",
     "questions.11.raw_reads.hint": "What does a naive client's output depend on, and is it in a file of bytes alone?",
