@@ -132,7 +132,7 @@ def render_text(d: Diagnosis) -> str:
         )
     else:
         n = d.naive
-        reads = d.reads["count"] if d.reads is not None else None
+        read_count: int | None = d.reads["count"] if d.reads is not None else None
         why = (
             "EOF taken as done"
             if n["finished"]
@@ -140,7 +140,7 @@ def render_text(d: Diagnosis) -> str:
         )
         out.append(
             f"  made {n['replacement_chars']} U+FFFD, in {n['reads_with_replacement']} of its "
-            f"{_count(reads, 'read') if reads is not None else 'reads'} "
+            f"{_count(read_count, 'read') if read_count is not None else 'reads'} "
             f"(and passed on {n['upstream_replacement_chars']} sent by the upstream); "
             f"called the answer finished: {_yes(n['finished'])} ({why})"
         )
