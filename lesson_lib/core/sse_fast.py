@@ -636,9 +636,9 @@ class FastSSEParser(ParserViews):
     def _feed_line_bytes(self, data: bytearray | bytes, chunk: bytes) -> list[Event | Comment] | None:
         """A small read that ends lines whose bytes all waited undecoded, every complete line blank, a
         comment, or a ``data: ``, ``event: `` or ``id: `` line (with its space), all ended by LF, or all by
-        CRLF (the last perhaps by a CR that ends the read: its LF may come next). In small reads of every
-        stream shape this is most reads that end lines: an ``event:`` and an ``id:`` line, the end of a data
-        line, the blank line, in LF and CRLF streams alike.
+        CRLF (the last perhaps by a CR that ends the read: its LF may come next). In small reads these are
+        the reads that end several lines (an ``event:`` and an ``id:`` line, the end of a data line and the
+        blank line), and the one-line reads :meth:`_feed_one_line` leaves, a comment above all.
 
         Only the complete lines are decoded, and interpreted by the field loop's rules (:meth:`_process`);
         the unfinished last line stays undecoded, as a read without a line ending leaves it, so that the
@@ -653,11 +653,6 @@ class FastSSEParser(ParserViews):
         """
         size = len(data)
         start = 1 if self._after_cr and data.startswith(b"\n") else 0  # the LF of a CRLF cut by the reads
-        if start and size == 1:  # that LF alone (in the smallest reads of a CRLF stream, every other read)
-            self._bytes_in += 1
-            self._chars_in += 1
-            self._after_cr = False
-            return []
         final_cr = False
         crs = 13 in chunk
         if crs:
@@ -685,46 +680,11 @@ class FastSSEParser(ParserViews):
         line_cap = self._line_cap
         if size > line_cap and (len(tail) > line_cap or max(map(len, lines), default=0) > line_cap):
             return None  # (bytes: at least the characters)
-        out: list[Event | Comment]
-        line = lines[0] if len(lines) == 1 else ":"  # (one line: most reads that end lines in small reads)
-        if not line:  # the blank line alone: dispatch, as the field loop does
-            self._last_event_id = last_id = self._id_buffer
-            data_lines = self._data
-            if data_lines:
-                event = _new_object(Event)
-                _set_type(event, self._event_type or "message")
-                _set_data(event, "\n".join(data_lines))
-                _set_last_event_id(event, last_id)
-                self._data, self._data_chars = [], 0
-                self._events_out += 1
-                out = [event]
-            else:
-                out = []
-            self._event_type = ""
-            self._fields_pending = False
-        elif line.startswith("data: "):
-            self._data_chars += len(line) - 5
-            data_lines = self._data
-            data_lines.append(line[6:])
-            if not len(data_lines) % CHECK_EVERY:  # many short lines: join them in groups (memory)
-                compact_tail(data_lines, "\n")
-            self._fields_pending = True
-            out = []
-        elif line.startswith("event: "):
-            self._event_type = line[7:]
-            self._fields_pending = True
-            out = []
-        elif line.startswith("id: "):
-            value = line[4:]
-            if "\x00" not in value:  # the spec ignores an id with U+0000
-                self._id_buffer = value
-            self._fields_pending = True
-            out = []
-        else:  # several lines, or a comment
-            taken = self._take_lines(lines)
-            if taken is None:
-                return None
-            out = taken
+        # (A read that ends one line took _feed_one_line first: the lines here are several, or one that
+        # path left, such as a comment.)
+        out = self._take_lines(lines)
+        if out is None:
+            return None
         # Every line was taken: keep where the unfinished line starts, and the counts.
         self._bytes_in += cut  # (no bytes were held: the caller saw it)
         self._chars_in += start + len(text)
