@@ -8,42 +8,49 @@ all of them have one of three shapes:
 * an ``id:`` line, a ``data:`` line, then the blank line (MCP's Streamable HTTP, gateways that let a
   client resume).
 
-One split of the text at what starts every event gives the values: ``str.split`` at ``"\\n\\ndata: "``;
-for the two-line shapes, a regular expression's split at the blank line, ``event: `` (or ``id: ``), the
-first line's value and ``"\\ndata: "``, which gives each event's type (or id) and its data in one pass. What
-a split cannot see is a line ending inside a value (a second ``data`` line, a comment, an ``id`` line in
-a run of data events ...), so each value is checked for one. Heartbeats (a comment line alone between two
-events, then a blank line) do nothing to the events or the state: when the caller expects them, the
-separator may hold one. Anything else makes :func:`find_event_run` return ``None``, and the field loop in
+One regular expression's split of the text at what starts every event gives the values: the blank line,
+the field lines of the shape (``event: `` or ``id: ``, each with its value as a group), ``data: `` and its
+value up to the line's end (a group too), so each event's type (or id) and data come in one pass. The text
+left between the end of one event's data line and the next event's start is then empty for every event of
+the run but the last; anything there (a second ``data`` line, a comment, an ``id`` line in a run of data
+events ...) means the events are not all of the shape. Heartbeats (a comment line alone between two events,
+then a blank line) do nothing to the events or the state: when the caller expects them, the event start may
+hold one. Anything else makes :func:`find_event_run` return ``None``, and the field loop in
 :mod:`lesson_lib.core.sse_fast` reads the lines one by one. Either way the events are the same; this is a
 speed path, proved against the field loop by ``tests/core/test_sse_runs.py``.
 
-Measured on the benchmark streams in 64 KiB reads (interleaved CPU-time medians on this 2-core machine;
-the lines-only baseline takes about 400-450 ns per event):
+Measured on the benchmark streams in 64 KiB reads (interleaved CPU-time medians on this 2-core machine):
 
-* checking each value for a line ending (``operator.contains`` mapped over them: one ``memchr`` each)
-  costs about half of counting the line endings of the whole run (``str.count``, a loop over every
-  character), the proof this module used before: about 50 ns less per event;
+* capturing the data line's value in the pattern, then asking whether any text is left between two events
+  (``any`` over the list's slice: empty strings are false), costs less than splitting at the event start
+  (``str.split`` at ``"\\n\\ndata: "`` for the data shape) and then checking each value for a line
+  ending (``operator.contains`` mapped over them), which this module did before: 1.5-4 % less time for the
+  whole parse (A/B in one process, issue 24);
+* that check cost about half of counting the line endings of the whole run (``str.count``, a loop over
+  every character), the proof this module used before it: about 50 ns less per event;
 * the regular expression's split of the ``id:`` and ``event:`` shapes costs what ``str.split`` at one
   separator costs, where splitting at the event start and then ``str.partition`` of each event at
   ``"\\ndata: "`` made every value twice: about 280 ns less per event on the id stream (1.3x);
-* heartbeats matched by the separator, when expected, cost about 125 ns per event over ``str.split``;
+* heartbeats matched by the event start, when expected, cost about 125 ns per event over a plain split;
   taking them out of the text before the split (a regular expression's ``subn``, or ``str.replace`` of
   the exact line) or out of the values after it costs about twice that.
+
+What is left at 64 KiB is mostly what the lines-only baseline pays too (decoding, one string per line or
+value) and building one :class:`~lesson_lib.core.sse_common.Event` per event: knocking the events out
+(returning the values) made the parse 1.4x faster (about 180 ns less per event on the id stream).
 """
 
 from __future__ import annotations
 
 import re
-from itertools import repeat
-from operator import contains
 from typing import NamedTuple, cast
 
 _DATA_LINE = "data: "
 _TYPE_LINE = "event: "
 _ID_LINE = "id: "
 _LF = "\n"
-_DATA_EVENT_START = "\n\ndata: "  # the end of one event's blank line, then the next event's data line
+#: A data line's value, as the group of a regular expression: up to the line's end.
+_DATA_VALUE = "([^\n]*)"
 #: A heartbeat, optional: a comment line (the group) and the blank line after it.
 _HEARTBEAT = "(?:(:[^\n]*)\n\n)?"
 #: The field lines an event may have before its data line, as regular expressions whose group is the
@@ -62,8 +69,8 @@ def _event_start(heartbeats: bool, fields: tuple[str, ...]) -> re.Pattern[str]:
     pattern = _EVENT_STARTS.get((heartbeats, fields))
     if pattern is None:
         lines = "".join(_FIELD_PATTERNS[field] for field in fields)
-        source = "\n\n" + (_HEARTBEAT if heartbeats else "") + lines
-        pattern = _EVENT_STARTS[heartbeats, fields] = re.compile(source + _DATA_LINE)
+        source = "\n\n" + (_HEARTBEAT if heartbeats else "") + lines + _DATA_LINE
+        pattern = _EVENT_STARTS[heartbeats, fields] = re.compile(source + _DATA_VALUE)
     return pattern
 
 
@@ -138,30 +145,26 @@ def find_event_run(text: str, heartbeats: bool = False) -> EventRun | None:
     fields = _shape_at(text, start)
     if fields is None:
         return None
-    # pieces: the text before the first event start, then for each start the groups of its pattern (the
-    # heartbeat's comment line or None, then the type and the id, as the shape has them) and the text after
-    # it, which begins with the event's data.
-    if not fields and not heartbeats:
-        pieces = text.split(_DATA_EVENT_START)  # the simplest and most common: no regular expression
-    else:
-        pieces = _event_start(heartbeats, fields).split(text)
-    step = 1 + heartbeats + len(fields)
+    # pieces: the text before the first event start, then for each event the groups of its pattern (the
+    # heartbeat's comment line or None, the type and the id, as the shape has them, then the data line's
+    # value, which holds no line ending) and the text between the end of that line and the next event start.
+    pieces = _event_start(heartbeats, fields).split(text)
+    step = 2 + heartbeats + len(fields)
+    if len(pieces) == 1:
+        return None
+    # Every event but the last is whole and of the shape if the next event's start, which begins with the
+    # blank line, follows its data line at once; the last is whole if a blank line follows it.
+    if any(pieces[step:-1:step]):
+        return None
     # (the heartbeat's group is None where an event has none: re.split's list holds str and None)
     comments = cast("list[str | None]", pieces[1::step]) if heartbeats else None
     values = [pieces[1 + heartbeats + number :: step] for number in range(len(fields))]
-    datas = pieces[step::step]
-    if not datas:
-        return None
-    # Every event but the last is followed by the next one's start, which begins with its blank line: it is
-    # whole if its data holds no line ending. The last is whole if its data is followed by a blank line.
-    last = datas[-1]
-    ending = last.find(_LF)
-    if ending >= 0 and last.startswith(_LF, ending + 1):
-        datas[-1] = last[:ending]
-        after = last[ending + 2 :]
+    datas = pieces[step - 1 :: step]
+    last = pieces[-1]
+    if last.startswith("\n\n"):
+        after = last[2:]
     else:  # the text ends inside the last event: it goes back to the text after the run, as it came
-        began = len(text) - len(last) - len(_DATA_LINE)  # where its data line began
-        del datas[-1]
+        began = len(text) - len(last) - len(datas.pop()) - len(_DATA_LINE)  # where its data line began
         for field, field_values in zip(fields, values, strict=True):
             began -= len(field) + len(field_values.pop()) + 1  # and its field lines, before that
         if comments is not None:
@@ -171,8 +174,6 @@ def find_event_run(text: str, heartbeats: bool = False) -> EventRun | None:
         after = text[began:]
         if not datas:
             return None
-    if any(map(contains, datas, repeat(_LF))):
-        return None
     lines_before = pieces[0].split(_LF)
     lines_before.append("")  # the blank line that ends where the first event (or its heartbeat) starts
     lines = (2 + len(fields)) * len(datas)
