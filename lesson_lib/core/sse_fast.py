@@ -107,6 +107,22 @@ _SMALL_READ = 256
 _RAW_MAX_BYTES = 4096
 
 
+def _event_then_fields(ending: bytes) -> re.Pattern[bytes]:
+    """The bytes of a read that :meth:`FastSSEParser._feed_event_then_fields` takes, every line ended by
+    ``ending``: the rest of a data line (group 1, the value), the blank line, an ``event: `` line (group
+    2), an ``id: `` line (group 3, no U+0000: the spec ignores such an id) and another ``event: `` line
+    (group 4), each optional, then the start of the next line (group 5). No value holds a CR or an LF."""
+    value = b"([^\\r\\n]*)"
+    return re.compile(
+        b"data: " + value + ending * 2 + b"(?:event: " + value + ending + b")?(?:id: ([^\\r\\n\\x00]*)"
+        + ending + b")?(?:event: " + value + ending + b")?" + value
+    )
+
+
+#: :func:`_event_then_fields` for LF endings (``[False]``) and CRLF endings (``[True]``: the read has a CR).
+_EVENT_THEN_FIELDS = (_event_then_fields(b"\n"), _event_then_fields(b"\r\n"))
+
+
 def _crs_off(pieces: list[str], after_cr: bool) -> list[str] | None:
     """The lines of a text with a CR in it, from its pieces split at LF: each piece's CR taken off where it
     is the first half of a CRLF (or the text's last character: ``after_cr``, then the line is complete and
@@ -411,7 +427,7 @@ class FastSSEParser(ParserViews):
                 if lfs == 2:
                     out = self._feed_data_event(data)
                 elif lfs <= 4:
-                    out = self._feed_event_then_fields(data, chunk, lfs)
+                    out = self._feed_event_then_fields(data, chunk)
             if out is None:
                 out = self._feed_line_bytes(data, chunk)
             if out is not None:
@@ -564,51 +580,37 @@ class FastSSEParser(ParserViews):
         self._events_out += 1
         return [event]
 
-    def _feed_event_then_fields(
-        self, data: bytearray | bytes, chunk: bytes, lfs: int
-    ) -> list[Event | Comment] | None:
+    def _feed_event_then_fields(self, data: bytearray | bytes, chunk: bytes) -> list[Event | Comment] | None:
         """A small read that ends an event and starts the next one's field lines, taken in its bytes: the
         rest of a data line (all of its bytes undecoded until now), the blank line, one or two ``event: ``
-        or ``id: `` lines, then the next line's start, all ended by LF or all by CRLF; no data pending
-        before the line. In 64-byte reads of the Anthropic, id and MCP-like streams this is the read that
-        ends nearly every event. The event is dispatched and the fields set as the field loop would, the
-        start of the next line left undecoded.
+        or ``id: `` lines (an ``event:``, an ``id:``, or both in either order), then the next line's start,
+        all ended by LF or all by CRLF; no data pending before the line. In 64-byte reads of the Anthropic,
+        id and MCP-like streams this is the read that ends nearly every event. One regular expression's
+        match over the bytes (:data:`_EVENT_THEN_FIELDS`) finds the value, the fields and the start of the
+        next line; the event is dispatched and the fields set as the field loop would, the start of the
+        next line left undecoded.
 
-        The caller has seen that the read holds ``lfs`` LFs, 3 or 4, and ``data: `` first. Returns
-        ``None``, having changed nothing, for any other read, or one that could raise.
+        The caller has seen that the read holds three or four LFs and ``data: `` first. Returns ``None``,
+        having changed nothing, for any other read (two ``id:`` lines, an ``id`` with U+0000, a CR or an
+        LF alone ...), or one that could raise.
         """
-        if self._data:
+        if self._data or len(data) > self._line_cap:  # (bytes: at least the characters)
             return None
-        crlf = 13 in chunk
-        if crlf and (chunk.count(b"\r\n") != lfs or chunk.count(13) != lfs):  # a CR or an LF alone
+        match = _EVENT_THEN_FIELDS[13 in chunk].fullmatch(data)
+        if match is None:
             return None
-        halves = data.split(b"\r\n\r\n" if crlf else b"\n\n")
-        if len(halves) != 2:  # the blank line is not the second line of the read
-            return None
-        line, rest = halves
-        if 10 in line:  # the data line is not the read's first line
-            return None
-        end = rest.rfind(10)
-        tail = rest[end + 1 :]
-        fields = rest[: end - 1].split(b"\r\n") if crlf else rest[:end].split(b"\n")
-        line_cap = self._line_cap
-        if len(line) > line_cap or len(rest) > line_cap:  # (bytes: at least the characters)
-            return None
+        line, first_type, id_line, last_type, tail = match.groups()
         event_type, id_buffer = "", self._id_buffer
         try:
-            value = line[6:].decode()
-            extra = len(line) - 6 - len(value)  # bytes of the lines beyond their characters
-            for field in fields:
-                if field.startswith(b"event: "):
-                    event_type = field[7:].decode()
-                    extra += len(field) - 7 - len(event_type)
-                elif field.startswith(b"id: "):
-                    field_id = field[4:].decode()
-                    if "\x00" not in field_id:  # the spec ignores an id with U+0000
-                        id_buffer = field_id
-                    extra += len(field) - 4 - len(field_id)
-                else:
-                    return None
+            value = line.decode()
+            extra = len(line) - len(value)  # bytes of the lines beyond their characters
+            for type_line in (first_type, last_type):  # (an event: line after the id: line sets it last)
+                if type_line is not None:
+                    event_type = type_line.decode()
+                    extra += len(type_line) - len(event_type)
+            if id_line is not None:
+                id_buffer = id_line.decode()
+                extra += len(id_line) - len(id_buffer)
         except UnicodeDecodeError:
             return None
         if len(value) >= self._event_cap:
@@ -616,12 +618,12 @@ class FastSSEParser(ParserViews):
         cut = len(data) - len(tail)
         self._bytes_in += cut  # (no bytes were held: the caller saw it)
         self._chars_in += cut - extra
-        self._lines_out += 2 + len(fields)
+        self._lines_out += 5 - (first_type, id_line, last_type).count(None)
         raw = self._raw
         raw.clear()
         raw += tail
         self._after_cr = False  # a CR that ended the last read ended its line: no LF came after it
-        room = line_cap  # nothing is decoded of the unfinished line: all of it waits in _raw
+        room = self._line_cap  # nothing is decoded of the unfinished line: all of it waits in _raw
         self._raw_room = room if room < _RAW_MAX_BYTES else _RAW_MAX_BYTES
         event = _new_object(Event)  # the blank line's dispatch, as in _process
         _set_type(event, self._event_type or "message")

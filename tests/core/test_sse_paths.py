@@ -285,7 +285,8 @@ def test_field_lines_in_the_smallest_reads_agree_on_every_path(body, limits):
 #: Reads that end a data line, its blank line and field lines, taken in their bytes
 #: (``FastSSEParser._feed_event_then_fields``, ``_feed_line_bytes``), and the near misses they must leave
 #: to the field loop: the data line not the read's first, a field line without its space or unknown,
-#: LF and CRLF mixed, a CR alone, two blank lines, an id with U+0000, a field line past the line limit.
+#: LF and CRLF mixed, a CR alone, two blank lines, an id with U+0000, a field line past the line limit;
+#: and two event: lines, non-ASCII types and ids before a line past its limit.
 EVENT_THEN_FIELDS = [
     (b"data: a\n\nevent: x\nid: 1\ndata: b\n\ndata: c\n\nid: 2\nevent: y\ndata: d\n\n", {}),
     (b"data: a\r\n\r\nevent: x\r\nid: 1\r\ndata: b\r\n\r\nid: 2\r\ndata: c\r\n\r\n", {}),
@@ -302,6 +303,14 @@ EVENT_THEN_FIELDS = [
     ),
     (b"data: a\n\nevent: t\nid: 1\ndata: " + b"x" * 9 + b"\n\n", {"max_event_chars": 8}),
     (b"data: a\n\nid: 1\nevent: \xe4\xbd\ndata: b\n\n", {}),
+    # two event: lines (the last sets the type), and non-ASCII types and ids counted as characters: the
+    # limit's error after them counts every character before it
+    (b"data: a\n\nevent: x\nevent: y\ndata: b\n\ndata: c\r\n\r\nevent: u\r\nevent: v\r\ndata: d\r\n\r\n", {}),
+    (
+        "data: a\n\nevent: 好\nid: é\ndata: b\n\nid: 🙂\nevent: 你好\ndata: c\n\nevent: ü\nevent: 好\ndata: "
+        .encode() + b"x" * 30 + b"\n\n",
+        {"max_line_chars": 24},
+    ),
 ]
 
 
