@@ -22,7 +22,7 @@ LINT_IMPORTS = Path(sys.executable).parent / "lint-imports"
 CONFIG = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
 CONTRACTS = {c["id"]: c for c in CONFIG["contracts"]}
 #: Top to bottom; siblings (independent layers: none imports another) share a line, split by " | ".
-LAYERS = ["cli", "exercises", "teach", "net | diagnose | guard", "captures", "i18n", "core"]
+LAYERS = ["cli", "exercises", "teach", "net | diagnose | guard | faults", "captures", "i18n", "core"]
 FORBIDDEN_IN_CORE = {
     "httpx", "httpx2", "starlette", "uvicorn", "ipywidgets", "matplotlib", "IPython", "anyio", "jiter"
 }

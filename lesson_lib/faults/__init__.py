@@ -1,0 +1,20 @@
+"""The fault server (issue 26): each service's streaming endpoint imitated with one named fault per URL,
+and a scoreboard that grades the verdict a client reports. :mod:`~lesson_lib.faults.plan` (what a response
+sends, as data), :mod:`~lesson_lib.faults.catalogue` (the faults and their expected verdicts)."""
+
+from .catalogue import CATALOGUE, Expected, Fault, Request, catalogue_json, get_fault
+from .plan import Pause, Plan, PlanError, Send, check_plan
+
+__all__ = [
+    "CATALOGUE",
+    "Expected",
+    "Fault",
+    "Pause",
+    "Plan",
+    "PlanError",
+    "Request",
+    "Send",
+    "catalogue_json",
+    "check_plan",
+    "get_fault",
+]
