@@ -132,8 +132,8 @@ OPENAI_CHAT: tuple[Fault, ...] = (
           "half an answer, then only : keep-alive comments for 2 s, then the body ends",
           heartbeats(chat, index_of(chat, at_piece(" 第二行：")))),
     entry("openai-chat-trickle", chat, "05",
-          "one event sent one byte at a time over 1.25 s (every character cut); the stream is whole",
-          trickle(chat, index_of(chat, at_piece("你好")))),
+          "the event of 👩‍💻 sent one byte a read over 1.25 s (every character cut); the stream is whole",
+          trickle(chat, index_of(chat, at_piece(" 👩\u200d💻")))),
     entry("openai-chat-stall", chat, "08",
           "1.5 s of silence mid-answer (longer than a 1 s idle timeout), then the rest",
           stall(chat, index_of(chat, at_piece(" 第二行：")))),
@@ -176,8 +176,8 @@ OPENAI_RESPONSES: tuple[Fault, ...] = (
           "response.created, then keepalive events only for 2 s, then the server's cap ends the body",
           heartbeats(responses, 2)),
     entry("openai-responses-resumable-drop", responses, "08",
-          "background: true; the connection is reset mid-answer; GET /v1/responses/{id}?stream=true"
-          "&starting_after=N answers the rest",
+          "background: true; a reset mid-answer; GET /v1/responses/{id}?stream=true&starting_after=N "
+          "answers the rest",
           resumable_responses(responses, index_of(responses, at_piece(" 第二行：")))),
     entry("openai-responses-tool-arguments-cut-mid-fragment", responses, "09",
           "a function call's arguments: the body ends inside a function_call_arguments.delta event",

@@ -336,6 +336,16 @@ def _rpc_error(status: int, code: int, message: str, rpc_id: object = None) -> P
     return json_plan(status, {"jsonrpc": "2.0", "error": {"code": code, "message": message}, "id": rpc_id})
 
 
+def _not_allowed() -> Plan:
+    """405: this endpoint takes POST only (no server-initiated stream to GET, no session to DELETE)."""
+    payload = {"jsonrpc": "2.0", "error": {"code": -32000, "message": "Method not allowed."}, "id": None}
+    return json_plan(405, payload, (*_JSON, ("Allow", "POST")))
+
+
+#: A message that is not a request: accepted, nothing to answer.
+_ACCEPTED = Plan(202, (), (), framing="length")
+
+
 def _rpc_result(rpc_id: object, result: Mapping[str, Any]) -> Plan:
     return json_plan(200, {"jsonrpc": "2.0", "id": rpc_id, "result": result})
 
@@ -362,7 +372,7 @@ class MCPService(Service):
         if request.method == "GET":
             return self._resume(request, resumable)
         if request.method != "POST":
-            return _rpc_error(405, -32000, "Method not allowed.")
+            return _not_allowed()
         if not _accepts(request, "application/json", "text/event-stream"):
             return _rpc_error(
                 406, -32000, "Not Acceptable: Client must accept both application/json and text/event-stream"
@@ -382,10 +392,10 @@ class MCPService(Service):
         method = message.get("method")
         if not isinstance(method, str):
             if "result" in message or "error" in message:  # a response to a request of ours
-                return Plan(202, (), ())
+                return _ACCEPTED
             return _rpc_error(400, -32600, "Invalid Request")
         if "id" not in message:  # a notification
-            return Plan(202, (), ())
+            return _ACCEPTED
         rpc_id = message["id"]
         if not _valid_rpc_id(rpc_id):
             return _rpc_error(400, -32600, "Invalid Request: the id must be a string or an integer, short")
@@ -419,7 +429,7 @@ class MCPService(Service):
     def _resume(self, request: Request, resumable: bool) -> Call | Plan:
         last = request.header("last-event-id")
         if last is None or not resumable:
-            return Plan(405, (("Allow", "POST"),), ())  # no server-initiated stream at this endpoint
+            return _not_allowed()
         if not _accepts(request, "text/event-stream"):
             return _rpc_error(406, -32000, "Not Acceptable: Client must accept text/event-stream")
         parsed = parse_mcp_event_id(last.strip())

@@ -89,9 +89,15 @@ class GeminiWire(Wire):
         return units
 
     def reasoning(self, call: Call, pieces: Sequence[str] = REASONING) -> list[Unit]:
-        objects = _chunk_objects([[{"text": piece, "thought": True}] for piece in pieces], self.cut_reason)
-        kinds = ["reasoning"] * (len(pieces) - 1) + ["terminal"]
-        return self._units(objects, [""] * len(pieces), kinds)
+        # Thought parts, then a last chunk without content that only says why it ended (the shape of the
+        # SAFETY capture's last chunk, without its safetyRatings).
+        thoughts = [[{"text": piece, "thought": True}] for piece in pieces]
+        objects = _chunk_objects([*thoughts, []], self.cut_reason)
+        last = objects[-1]
+        last["candidates"] = [{"finishReason": self.cut_reason, "index": 0}]
+        last["usageMetadata"].pop("promptTokensDetails")
+        kinds = ["reasoning"] * len(pieces) + ["terminal"]
+        return self._units(objects, [""] * len(objects), kinds)
 
     def error_status(self) -> Plan:
         return json_plan(503, _ERROR)
@@ -134,9 +140,8 @@ class GeminiArrayWire(GeminiWire):
                 repeat_terminal=repeat_terminal,
                 after_terminal=after_terminal,
             )
-        objects = _chunk_objects([[{"text": piece}] for piece in pieces[:error_after]], "STOP")
-        objects[-1]["candidates"][0].pop("finishReason")  # the error, not a reason, ends this answer
-        objects[-1]["candidates"][0].pop("index")
+        # The chunks before piece k, none the last one (the error, not a reason, ends this answer).
+        objects = _chunk_objects([[{"text": piece}] for piece in pieces[: error_after + 1]], "STOP")[:-1]
         objects.append(_ERROR)
         units = self._units(objects, [*pieces[:error_after], ""], ["delta"] * error_after + ["error"])
         return units
