@@ -319,7 +319,7 @@ def stall(wire: Wire, index: int) -> Made:
 
 
 def _beats(wire: Wire, first: int) -> list[Step]:
-    count = round(HEARTBEAT_SECONDS / HEARTBEAT_INTERVAL)
+    count = round(HEARTBEAT_SECONDS / HEARTBEAT_INTERVAL) + 1  # the first at once, then one an interval
     return paced([wire.heartbeat(first + i).data for i in range(count)], HEARTBEAT_INTERVAL)
 
 

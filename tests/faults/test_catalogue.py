@@ -9,9 +9,11 @@ The resumable entries are resumed by lesson_lib's own resume plans (lesson_lib.n
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import urllib.parse
+import zlib
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -19,9 +21,18 @@ from hypothesis import strategies as st
 
 from lesson_lib import Outcome, consume
 from lesson_lib.core.sse import SSEParser
-from lesson_lib.faults import CATALOGUE, Expected, Fault, Request, catalogue_json, check_plan, get_fault
+from lesson_lib.faults import (
+    CATALOGUE,
+    Expected,
+    Fault,
+    Pause,
+    Request,
+    catalogue_json,
+    check_plan,
+    get_fault,
+)
 from lesson_lib.faults.plan import MAX_PLAN_SECONDS
-from lesson_lib.faults.recipes import IDLE_TIMEOUT
+from lesson_lib.faults.recipes import HEARTBEAT_INTERVAL, IDLE_TIMEOUT, STALL_SECONDS
 from lesson_lib.faults.services import SERVICES
 from lesson_lib.net.resumption import EventReader, LastEventIDPlan, StartingAfterPlan
 from tests.faults.catalogue_support import (
@@ -529,3 +540,136 @@ def test_a_fault_refuses_a_bad_field(field, value, message):
             fault.service_path,
             fault.plan,
         )
+
+
+# --- each plan does what its name says ---------------------------------------------------------------
+
+
+def _plan(name: str):
+    fault = get_fault(name)
+    return fault.respond(proper(fault))
+
+
+def _ends_inside(piece: bytes, width: int) -> bool:
+    """Whether ``piece`` ends inside a ``width``-byte UTF-8 character (its lead byte among the last ones)."""
+    for back in range(1, width):
+        if (
+            len(piece) >= back
+            and {2: 0xC0, 3: 0xE0, 4: 0xF0}[width] <= piece[-back] < {2: 0xE0, 3: 0xF0, 4: 0xF8}[width]
+        ):
+            return True
+    return False
+
+
+@pytest.mark.parametrize(
+    ("name", "widths"),
+    [
+        ("openai-chat-cut-in-2-byte-character", {2}),
+        ("openai-chat-cut-in-3-byte-character", {3}),
+        ("openai-chat-cut-in-4-byte-character", {4}),
+        ("anthropic-cut-inside-characters", {2, 3, 4}),
+        ("openai-responses-cut-in-4-byte-character", {4}),
+        ("gemini-cut-in-4-byte-character", {4}),
+        ("gemini-json-array-cut-in-4-byte-character", {4}),
+        ("ollama-cut-in-4-byte-character", {4}),
+        ("mcp-cut-in-4-byte-character", {4}),
+    ],
+)
+def test_the_reads_end_inside_characters(name, widths):
+    pieces = _plan(name).pieces
+    for width in widths:
+        assert any(_ends_inside(piece, width) for piece in pieces[:-1]), (name, width)
+
+
+def test_the_line_ending_faults():
+    for name in (
+        "openai-chat-cr-and-lf-in-different-reads",
+        "anthropic-cr-and-lf-in-different-reads",
+        "gemini-cr-and-lf-in-different-reads",
+    ):
+        pieces = _plan(name).pieces
+        splits = sum(a.endswith(b"\r") and b.startswith(b"\n") for a, b in itertools.pairwise(pieces))
+        assert splits >= 10, name
+        assert b"\n" not in b"".join(pieces).replace(b"\r\n", b""), "every line ends with CRLF"
+    body = _plan("openai-chat-cr-only-line-endings").body
+    assert b"\n" not in body and body.count(b"\r\r") >= 10
+    pieces = _plan("openai-chat-bom").pieces
+    assert pieces[0] == b"\xef\xbb" and pieces[1].startswith(b"\xbf")
+    body = _plan("openai-chat-u2028-in-data").body
+    assert "\u2028".encode() in body and b"\\u2028" not in body
+
+
+def test_the_reads_cut_mid_line_and_mid_event():
+    for name in ("openai-chat-reads-cut-mid-line-and-event", "anthropic-reads-cut-mid-line-and-event"):
+        pieces = _plan(name).pieces
+        mid_line = [p for p in pieces if not p.endswith(b"\n")]
+        mid_event = [
+            a
+            for a, b in itertools.pairwise(pieces)
+            if a.endswith(b"\n") and not a.endswith(b"\n\n") and b == b"\n"
+        ]
+        assert len(mid_line) >= 10 and len(mid_event) >= 10, name
+
+
+def test_the_bytes_faults():
+    for name in (
+        "openai-chat-invalid-utf8",
+        "anthropic-invalid-utf8",
+        "gemini-invalid-utf8",
+        "ollama-invalid-utf8",
+    ):
+        body = _plan(name).body
+        with pytest.raises(UnicodeDecodeError):
+            body.decode("utf-8")
+        assert body.count(b"\xff") == 1
+    body = _plan("openai-chat-upstream-replacement-character").body
+    assert b"\xef\xbf\xbd" in body and body.decode("utf-8")
+    headers = dict(_plan("openai-chat-no-charset").headers)
+    assert headers["Content-Type"] == "text/event-stream"
+    assert "charset" in dict(_plan("openai-chat-control").headers)["Content-Type"]
+    assert (
+        "Å".encode() == b"\xc3\x85" and b"\xc3\x85" in _plan("openai-chat-no-charset").body
+    )  # NEL in Latin-1
+
+
+@pytest.mark.parametrize("name", ["openai-chat-gzip", "anthropic-gzip"])
+def test_gzip_compresses_each_read_with_a_sync_flush(name):
+    plan = _plan(name)
+    assert dict(plan.headers)["Content-Encoding"] == "gzip" and plan.body[:2] == b"\x1f\x8b"
+    decompressor = zlib.decompressobj(wbits=31)
+    control = get_fault(name.replace("-gzip", "-control"))
+    assert [decompressor.decompress(p) for p in plan.pieces] == control.respond(proper(control)).pieces
+
+
+def test_the_endings():
+    ends = {fault.name: fault.respond(proper(fault)).end for fault in CATALOGUE}
+    assert {name for name, end in ends.items() if end == "reset"} == {
+        "openai-chat-reset-mid-event",
+        "anthropic-reset-mid-event",
+        "openai-responses-resumable-drop",
+        "mcp-resumable-reset-mid-response",
+    }
+    assert {name for name, end in ends.items() if end == "no_terminator"} == {
+        "openai-chat-no-terminator",
+        "openai-responses-no-terminator",
+        "openai-chat-no-terminator-after-done",
+    }
+    assert _plan("openai-chat-no-terminator-after-done").body.endswith(b"data: [DONE]\n\n")
+    assert not _plan("openai-chat-no-terminator").body.endswith(b"\n")  # the socket closes mid-line
+
+
+def test_the_time_faults():
+    for name in ("openai-chat-stall", "anthropic-stall"):
+        assert max(step.seconds for step in _plan(name).steps if isinstance(step, Pause)) == STALL_SECONDS > 1
+    for name in (
+        "openai-chat-heartbeats-only",
+        "anthropic-pings-only",
+        "openai-responses-keepalive-only",
+        "mcp-keepalive-only",
+        "openai-chat-heartbeats-while-stalled",
+        "anthropic-pings-while-stalled",
+    ):
+        plan = _plan(name)
+        assert plan.seconds > 1.5 * IDLE_TIMEOUT  # heartbeats for longer than a progress timeout
+        assert max(step.seconds for step in plan.steps if isinstance(step, Pause)) <= HEARTBEAT_INTERVAL
+    assert _plan("openai-chat-heartbeats-only").body == b": keep-alive\n\n" * 11
