@@ -19,7 +19,7 @@ verdict the course's rules give for what the recipe does, with the text of the u
   client whose clock is shorter is right to stop with ``timed_out`` and the text so far (``also``).
 
 Pacing: pieces :data:`PACE` apart, so that a client's reads fall where the plan cuts (the server flushes
-each :class:`~lesson_lib.faults.plan.Send` alone); the slow faults take at most about 2 s each.
+each :class:`~lesson_lib.faults.plan.Send` alone); the slow faults take at most about 2.5 s each.
 """
 
 from __future__ import annotations
