@@ -23,15 +23,27 @@ from __future__ import annotations
 import json
 import re
 import urllib.parse
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from html import escape as esc
+from typing import Any, Protocol
 
+from .catalogue import CATALOGUE, catalogue_json, get_fault
 from .catalogue import Request as FaultRequest
-from .catalogue import catalogue_json, get_fault
 from .plan import Plan, Send, check_plan
 from .scoreboard import Scoreboard, ScoreboardFull, VerdictError, parse_verdict
 
-__all__ = ["ROUTES", "Incoming", "Routed", "error_plan", "json_plan", "prefers_html", "route"]
+__all__ = [
+    "ROUTES",
+    "FaultLike",
+    "Faults",
+    "Incoming",
+    "Routed",
+    "error_plan",
+    "json_plan",
+    "prefers_html",
+    "route",
+]
 
 #: The routes, as ``GET /`` lists them.
 ROUTES = (
@@ -42,6 +54,47 @@ ROUTES = (
 )
 _JSON = (("Content-Type", "application/json"),)
 _HOST = re.compile(r"^[A-Za-z0-9.\-]{1,253}(:[0-9]{1,5})?$|^\[[0-9A-Fa-f:.]{2,45}\](:[0-9]{1,5})?$")
+
+
+class FaultLike(Protocol):
+    """What the server needs of a catalogue entry (:class:`~.catalogue.Fault` is one)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def contract(self) -> str: ...
+
+    @property
+    def lesson(self) -> str: ...
+
+    @property
+    def expected(self) -> Any: ...  # has accepts(outcome, text) -> bool
+
+    def respond(self, request: FaultRequest) -> Plan: ...
+
+    def as_json(self) -> dict[str, object]: ...
+
+
+class Faults:
+    """The faults a server serves: the catalogue (``get_fault``, ``catalogue_json()``), or the entries
+    given (a test's own plans)."""
+
+    def __init__(self, given: Iterable[FaultLike] | None = None) -> None:
+        self._given = None if given is None else {fault.name: fault for fault in given}
+
+    def get(self, name: str) -> FaultLike:
+        """The entry called ``name``; ``KeyError`` if there is none."""
+        return get_fault(name) if self._given is None else self._given[name]
+
+    def entries(self) -> list[dict[str, object]]:
+        """Every entry as ``GET /faults`` lists it (without ``base_url``), in order."""
+        if self._given is None:
+            return catalogue_json()
+        return [fault.as_json() for fault in self._given.values()]
+
+    def __iter__(self) -> Iterator[FaultLike]:
+        return iter(CATALOGUE if self._given is None else tuple(self._given.values()))
 
 
 @dataclass(frozen=True)
@@ -117,7 +170,7 @@ def _base(incoming: Incoming, server_url: str) -> str:
     return f"http://{host}" if host and _HOST.match(host) else server_url
 
 
-def route(incoming: Incoming, *, server_url: str, scoreboard: Scoreboard) -> Routed:
+def route(incoming: Incoming, *, server_url: str, scoreboard: Scoreboard, faults: Faults) -> Routed:
     """The answer to ``incoming`` (see the module docstring). A fault whose plan breaks :func:`check_plan`
     raises :class:`~.plan.PlanError` (a bug in the catalogue: the server answers 500)."""
     target = incoming.target
@@ -128,18 +181,18 @@ def route(incoming: Incoming, *, server_url: str, scoreboard: Scoreboard) -> Rou
     if path == "/":
         return _index(incoming)
     if path in ("/faults", "/faults/"):
-        return _catalogue(incoming, _base(incoming, server_url))
+        return _catalogue(incoming, _base(incoming, server_url), faults)
     if path == "/scoreboard":
         return _scoreboard(incoming, query, scoreboard)
     if path.startswith("/faults/"):
         name, slash, rest = path[len("/faults/") :].partition("/")
         try:
-            fault = get_fault(name)
+            fault = faults.get(name)
         except KeyError:
             message = f"no fault named {name[:100]!r}: GET /faults lists them"
             return Routed("error", None, error_plan(404, message))
         if slash and rest == "verdict":
-            return _verdict(incoming, fault.name, scoreboard)
+            return _verdict(incoming, fault, scoreboard)
         request = FaultRequest(incoming.method, slash + rest, query, incoming.headers, incoming.body)
         return Routed("fault", fault.name, check_plan(fault.respond(request)))
     return Routed("error", None, error_plan(404, f"no route {path[:100]!r}: GET / lists the routes"))
@@ -174,11 +227,11 @@ def _html_plan(page: str) -> Plan:
     return Plan(200, (("Content-Type", "text/html; charset=utf-8"),), body, framing="length")
 
 
-def _catalogue(incoming: Incoming, base: str) -> Routed:
+def _catalogue(incoming: Incoming, base: str, faults: Faults) -> Routed:
     refused = _only(incoming, "GET", "/faults")
     if refused:
         return refused
-    entries = [{**entry, "base_url": f"{base}/faults/{entry['name']}"} for entry in catalogue_json()]
+    entries = [{**entry, "base_url": f"{base}/faults/{entry['name']}"} for entry in faults.entries()]
     return Routed("catalogue", None, json_plan(200, entries))
 
 
@@ -195,7 +248,8 @@ def _scoreboard(incoming: Incoming, query: str, scoreboard: Scoreboard) -> Route
     return Routed("scoreboard", None, json_plan(200, scoreboard.as_json()))
 
 
-def _verdict(incoming: Incoming, name: str, scoreboard: Scoreboard) -> Routed:
+def _verdict(incoming: Incoming, fault: FaultLike, scoreboard: Scoreboard) -> Routed:
+    name = fault.name
     refused = _only(incoming, "POST", "/faults/<name>/verdict")
     if refused:
         return Routed(refused.kind, name, refused.plan)
@@ -206,5 +260,5 @@ def _verdict(incoming: Incoming, name: str, scoreboard: Scoreboard) -> Routed:
         return Routed("error", name, error_plan(400, str(exc), field=exc.field))
     except ScoreboardFull as exc:
         return Routed("error", name, error_plan(507, str(exc), field="client"))
-    expected = get_fault(name).as_json()["expected"]
+    expected = fault.as_json()["expected"]
     return Routed("verdict", name, json_plan(200, {"right": right, "expected": expected, "fault": name}))

@@ -19,9 +19,9 @@ import json
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 from ..core.completion import Outcome
-from .catalogue import Fault
 
 __all__ = [
     "MAX_CLIENTS",
@@ -41,6 +41,22 @@ MAX_NAME_CHARS = 100
 #: The outcomes a verdict may name: :class:`lesson_lib.Outcome`'s values.
 OUTCOMES = tuple(str(outcome) for outcome in Outcome)
 _FIELDS = ("client", "outcome", "text", "raised")
+
+
+class _Graded(Protocol):
+    """What the board needs of a fault (:class:`~.catalogue.Fault` is one)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def contract(self) -> str: ...
+
+    @property
+    def lesson(self) -> str: ...
+
+    @property
+    def expected(self) -> Any: ...  # has accepts(outcome, text) -> bool
 
 
 class VerdictError(ValueError):
@@ -112,7 +128,7 @@ class Scoreboard:
     :meth:`record` grades and counts; :meth:`as_json` and :meth:`as_html` show the counts. A ``raised``
     verdict counts as wrong, and also in ``raised``."""
 
-    def __init__(self, faults: Iterable[Fault], *, max_clients: int = MAX_CLIENTS) -> None:
+    def __init__(self, faults: Iterable[_Graded], *, max_clients: int = MAX_CLIENTS) -> None:
         if isinstance(max_clients, bool) or not isinstance(max_clients, int) or max_clients < 1:
             raise ValueError(f"max_clients must be an int of at least 1, got {max_clients!r}")
         self._faults = {fault.name: fault for fault in faults}
@@ -125,7 +141,7 @@ class Scoreboard:
         """Grade ``verdict`` on the fault (``KeyError`` for a fault not on the board), count it, and return
         whether it is right. :class:`ScoreboardFull` (nothing counted) for a new client past the bound."""
         fault = self._faults[fault_name]
-        right = verdict.outcome is not None and fault.expected.accepts(verdict.outcome, verdict.text)
+        right = verdict.outcome is not None and bool(fault.expected.accepts(verdict.outcome, verdict.text))
         with self._lock:
             if verdict.client not in self._clients:
                 if len(self._clients) >= self.max_clients:

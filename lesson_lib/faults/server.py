@@ -38,18 +38,18 @@ import struct
 import sys
 import termios
 import threading
+from collections.abc import Iterable
 from typing import TextIO
 
 import h11
 
 from ..core.options import check_int, check_number
-from .catalogue import CATALOGUE
 from .plan import Pause, Plan, Send
-from .routes import Incoming, Routed, error_plan, route
+from .routes import FaultLike, Faults, Incoming, Routed, error_plan, route
 from .scoreboard import Scoreboard
 from .wire import LAST_CHUNK, chunk, response_head
 
-__all__ = ["MAX_BODY_BYTES", "MAX_HEAD_BYTES", "FaultServer"]
+__all__ = ["MAX_BODY_BYTES", "MAX_HEAD_BYTES", "FaultServer", "host_warning"]
 
 #: The largest request body the server reads (a verdict, an SDK's JSON request).
 MAX_BODY_BYTES = 1024 * 1024
@@ -72,13 +72,19 @@ class _Refused(Exception):
         self.plan = plan
 
 
-def _loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
+def host_warning(host: str) -> str | None:
+    """The line :meth:`FaultServer.start` writes on standard error for ``host``: ``None`` for a loopback
+    address (``127.0.0.0/8``, ``::1``, ``localhost``)."""
     try:
-        return ipaddress.ip_address(host).is_loopback
+        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
     except ValueError:
-        return False
+        loopback = False
+    if loopback:
+        return None
+    return (
+        f"boundary-lab faults: WARNING: listening on {host}, not the loopback address: anyone who can "
+        "reach this machine can use the server and read its scoreboard"
+    )
 
 
 class FaultServer:
@@ -88,7 +94,8 @@ class FaultServer:
     limits are keyword arguments: ``max_connections`` open at once, ``idle_timeout`` (seconds before a
     request's head is complete), ``body_timeout`` (seconds for its body), ``write_timeout`` (seconds a
     write may wait for a client that does not read), ``max_lifetime`` (seconds; ``None``: no bound),
-    ``max_body_bytes`` and ``max_head_bytes``.
+    ``max_body_bytes`` and ``max_head_bytes``, ``max_clients`` (names on the scoreboard). ``faults``: the
+    entries to serve (default: the catalogue, through ``get_fault`` and ``catalogue_json()``).
     """
 
     def __init__(
@@ -105,6 +112,7 @@ class FaultServer:
         max_head_bytes: int = MAX_HEAD_BYTES,
         max_clients: int = 200,
         access_log: TextIO | None = None,
+        faults: Iterable[FaultLike] | None = None,
     ) -> None:
         if not isinstance(host, str) or not host:
             raise ValueError(f"host must be an address or a host name, got {host!r}")
@@ -126,7 +134,8 @@ class FaultServer:
         self.max_body_bytes = max_body_bytes
         self.max_head_bytes = max_head_bytes
         self.access_log = access_log
-        self.scoreboard = Scoreboard(CATALOGUE, max_clients=max_clients)
+        self.faults = Faults(faults)
+        self.scoreboard = Scoreboard(self.faults, max_clients=max_clients)
         self._lock = threading.Condition()
         self._counts = {
             "opened": 0,
@@ -142,7 +151,7 @@ class FaultServer:
         self._stop_event: asyncio.Event | None = None
         self._ready = threading.Event()
         self._stopped = threading.Event()
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._tasks: dict[asyncio.Task[None], asyncio.StreamWriter] = {}
         self._failed: BaseException | None = None
 
     # -- life cycle -------------------------------------------------------------------------------------
@@ -161,11 +170,9 @@ class FaultServer:
             sock.close()
             raise
         self._port = sock.getsockname()[1]
-        if not _loopback(self.host):
-            sys.stderr.write(
-                f"boundary-lab faults: WARNING: listening on {self.host}, not the loopback address: anyone "
-                "who can reach this machine can use the server and read its scoreboard\n"
-            )
+        warning = host_warning(self.host)
+        if warning is not None:
+            sys.stderr.write(warning + "\n")
         self._thread = threading.Thread(target=self._run, args=(sock,), name="FaultServer", daemon=True)
         self._thread.start()
         self._ready.wait()
@@ -263,10 +270,11 @@ class FaultServer:
             await self._stop_event.wait()
         finally:
             server.close()
-            for task in list(self._tasks):
+            for task, writer in list(self._tasks.items()):
+                writer.transport.abort()  # the connection ends even where a cancellation is not delivered
                 task.cancel()
             if self._tasks:
-                await asyncio.gather(*self._tasks, return_exceptions=True)
+                await asyncio.wait(list(self._tasks), timeout=5)
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(server.wait_closed(), 5)
 
@@ -274,7 +282,7 @@ class FaultServer:
     async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
         assert task is not None
-        self._tasks.add(task)
+        self._tasks[task] = writer
         self._count("opened")
         sock = writer.get_extra_info("socket")
         with contextlib.suppress(OSError):
@@ -294,7 +302,7 @@ class FaultServer:
             self._internal_error(exc)
         finally:
             writer.transport.abort()  # a no-op after a graceful close; ends it otherwise
-            self._tasks.discard(task)
+            self._tasks.pop(task, None)
             self._count("closed")
 
     def _internal_error(self, exc: BaseException) -> None:
@@ -320,7 +328,7 @@ class FaultServer:
             body,
         )
         try:
-            routed = route(incoming, server_url=self.url, scoreboard=self.scoreboard)
+            routed = route(incoming, server_url=self.url, scoreboard=self.scoreboard, faults=self.faults)
         except Exception as exc:  # the catalogue's bug (a plan check_plan refuses, a respond that raised)
             self._internal_error(exc)
             routed = Routed("error", None, error_plan(500, "internal error: see the server's standard error"))
@@ -347,6 +355,10 @@ class FaultServer:
                         conn.receive_data(data)
                         continue
                     if isinstance(event, h11.Request):
+                        # h11 bounds a head still arriving; one that came whole in a read is measured here
+                        if received - len(conn.trailing_data[0]) > self.max_head_bytes:
+                            message = f"the request head is over {self.max_head_bytes} bytes"
+                            raise _Refused(error_plan(431, message))
                         return event
                     return None  # ConnectionClosed: the client left before a request
         except TimeoutError:
@@ -400,8 +412,7 @@ class FaultServer:
     ) -> None:
         """Carry out ``routed.plan`` on this connection, then end it as the plan says."""
         plan = routed.plan
-        gone = asyncio.Event()
-        watcher = asyncio.create_task(self._watch(reader, gone))
+        gone = asyncio.create_task(self._watch(reader))  # done when the client has left
         sent = 0
         try:
             self._count("responses")
@@ -412,9 +423,8 @@ class FaultServer:
                     await self._write(writer, chunk(step.data) if chunked else step.data, gone)
                     sent += len(step.data)
                 elif isinstance(step, Pause):
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(gone.wait(), step.seconds)
-                    if gone.is_set():
+                    await asyncio.wait((gone,), timeout=step.seconds)
+                    if gone.done():
                         raise _ClientGone()
             if plan.end == "reset":
                 await self._reset(writer)
@@ -423,21 +433,18 @@ class FaultServer:
                 await self._write(writer, LAST_CHUNK, gone)
             await self._close_gracefully(writer, gone)
         finally:
-            watcher.cancel()
+            gone.cancel()
             self._log(method, routed, sent)
 
-    async def _watch(self, reader: asyncio.StreamReader, gone: asyncio.Event) -> None:
-        """Set ``gone`` when the client closes its end (or the connection breaks); what it sends meanwhile is
-        read and dropped (one request per connection)."""
-        try:
+    async def _watch(self, reader: asyncio.StreamReader) -> None:
+        """Return when the client closes its end (or the connection breaks); what it sends meanwhile is read
+        and dropped (one request per connection)."""
+        with contextlib.suppress(ConnectionError, OSError):
             while await reader.read(_READ):
                 pass
-        except (ConnectionError, OSError):
-            pass
-        gone.set()
 
-    async def _write(self, writer: asyncio.StreamWriter, data: bytes, gone: asyncio.Event) -> None:
-        if gone.is_set() or writer.transport.is_closing():
+    async def _write(self, writer: asyncio.StreamWriter, data: bytes, gone: asyncio.Task[None]) -> None:
+        if gone.done() or writer.transport.is_closing():
             raise _ClientGone()
         writer.write(data)
         try:
@@ -445,12 +452,11 @@ class FaultServer:
         except TimeoutError:
             raise _ClientGone() from None  # the client stopped reading: cut it off
 
-    async def _close_gracefully(self, writer: asyncio.StreamWriter, gone: asyncio.Event) -> None:
+    async def _close_gracefully(self, writer: asyncio.StreamWriter, gone: asyncio.Task[None]) -> None:
         """Shut the sending side (the client reads the end), wait a moment for the client to close, close."""
         if writer.can_write_eof() and not writer.transport.is_closing():
             writer.write_eof()
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(gone.wait(), LINGER_SECONDS)
+        await asyncio.wait((gone,), timeout=LINGER_SECONDS)
         writer.close()
 
     async def _reset(self, writer: asyncio.StreamWriter) -> None:
