@@ -141,7 +141,10 @@ def test_the_request_reaches_respond_as_the_fault_sees_it() -> None:
         exchange(running.port, encode_request("POST", target, "here", (("X-Mixed-Case", "V"),), body))
     (request,) = fault.seen
     assert (request.method, request.path, request.query, request.body) == (
-        "POST", "/v1/chat/completions", "alt=sse&x=1", body
+        "POST",
+        "/v1/chat/completions",
+        "alt=sse&x=1",
+        body,
     )
     assert request.header("x-mixed-case") == "V" and request.header("host") == "here"
 
@@ -157,8 +160,10 @@ def test_a_client_that_leaves_during_a_pause_stops_the_plan() -> None:
 
 
 def test_a_stalled_connection_does_not_hold_up_another() -> None:
-    faults = [PlanFault("stall", Plan(200, SSE, (Send(b": x\n\n"), Pause(20.0), Send(b"data: 1\n\n")))),
-              PlanFault("quick", PLANS["chunked-clean"])]
+    faults = [
+        PlanFault("stall", Plan(200, SSE, (Send(b": x\n\n"), Pause(20.0), Send(b"data: 1\n\n")))),
+        PlanFault("quick", PLANS["chunked-clean"]),
+    ]
     with (
         FaultServer(faults=faults) as running,
         socket.create_connection(("127.0.0.1", running.port), timeout=10) as stalled,
