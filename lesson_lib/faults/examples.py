@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from .catalogue import Request
+
 __all__ = ["MCP_REQUEST_ID", "ExampleRequest", "example_request"]
 
 #: The JSON-RPC id of the MCP example request (``consume(..., "mcp", request_id=...)`` needs it).
@@ -43,6 +45,24 @@ class ExampleRequest:
     target: str
     headers: tuple[tuple[str, str], ...]
     body: bytes
+
+    def encode(self, prefix: str, host: str) -> bytes:
+        """The request as bytes, to ``prefix`` + :attr:`target` (``prefix``: ``/faults/<name>``), with
+        ``Host`` first and ``Content-Length`` last (what :meth:`as_fault_request` assumes)."""
+        lines = [f"{self.method} {prefix}{self.target} HTTP/1.1", f"Host: {host}"]
+        lines += [f"{name}: {value}" for name, value in self.headers]
+        lines.append(f"Content-Length: {len(self.body)}")
+        return ("\r\n".join(lines) + "\r\n\r\n").encode("utf-8") + self.body
+
+    def as_fault_request(self, host: str) -> Request:
+        """The :class:`~.catalogue.Request` a fault's ``respond`` gets for :meth:`encode`'s bytes."""
+        path, _, query = self.target.partition("?")
+        headers = (
+            ("host", host),
+            *((name.lower(), value) for name, value in self.headers),
+            ("content-length", str(len(self.body))),
+        )
+        return Request(self.method, path, query, headers, self.body)
 
 
 def example_request(contract: str, service_path: str) -> ExampleRequest:

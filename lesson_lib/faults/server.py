@@ -262,7 +262,7 @@ class FaultServer:
 
     async def _serve(self, sock: socket.socket) -> None:
         self._stop_event = asyncio.Event()
-        server = await asyncio.start_server(self._connection, sock=sock, limit=_READ)
+        server = await asyncio.start_server(self._connection, sock=sock, limit=_READ, backlog=1024)
         if self.max_lifetime is not None:
             asyncio.get_running_loop().call_later(self.max_lifetime, self._stop_event.set)
         self._ready.set()

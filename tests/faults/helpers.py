@@ -90,12 +90,8 @@ def first_request(fault: object, port: int) -> tuple[bytes, Request]:
     """The example request for a catalogue entry, as bytes to send and as the ``Request`` its ``respond``
     gets (path after ``/faults/<name>``, query, lower-case header names, body)."""
     ex = example_request(fault.contract, fault.service_path)  # type: ignore[attr-defined]
-    path, _, query = ex.target.partition("?")
     host = f"127.0.0.1:{port}"
-    raw = encode_request(ex.method, f"/faults/{fault.name}{ex.target}", host, ex.headers, ex.body)  # type: ignore[attr-defined]
-    lowered = ((k.lower(), v) for k, v in ex.headers)
-    headers = (("host", host), *lowered, ("content-length", str(len(ex.body))))
-    return raw, Request(ex.method, path, query, headers, ex.body)
+    return ex.encode(f"/faults/{fault.name}", host), ex.as_fault_request(host)  # type: ignore[attr-defined]
 
 
 def catalogue_names() -> list[str]:
