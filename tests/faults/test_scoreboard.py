@@ -182,6 +182,7 @@ def test_the_scoreboard_negotiates_json_or_html(server: FaultServer) -> None:
     assert bad.status == 400 and json.loads(bad.body)["error"]["field"] == "format"
     assert not prefers_html("application/json, text/html;q=0.5")
     assert prefers_html("text/*;q=0.9, application/json;q=0.1")
+    assert not prefers_html("*/*;q=0.9, text/*;q=0.1, application/json;q=0.5")  # the most specific range
     assert not prefers_html(None) and not prefers_html("")
 
 

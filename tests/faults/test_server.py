@@ -113,6 +113,15 @@ def test_reset_delivers_every_byte_then_resets(plan_server: FaultServer) -> None
         assert got.response.body == b"".join(EVENTS)
 
 
+def test_a_reset_after_a_large_body_comes_after_its_last_byte() -> None:
+    """The server resets only once the kernel has sent every byte: megabytes still queued when the last
+    write returns arrive whole, then the reset."""
+    big = Plan(200, SSE, (Send(b"data: " + b"x" * (3 * 1024 * 1024) + b"\n\n"),), end="reset")
+    with FaultServer(faults=[PlanFault("big", big)]) as running:
+        got = exchange(running.port, _stream(running.port, "big"))
+    assert got.reset and got.response.body == big.body
+
+
 def test_content_length_bodies_whole_and_short(plan_server: FaultServer) -> None:
     whole = exchange(plan_server.port, _stream(plan_server.port, "length-clean")).response
     assert whole.header("content-length") == str(len(b"".join(EVENTS))) and whole.terminated
