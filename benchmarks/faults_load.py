@@ -168,12 +168,16 @@ class _Sampler(threading.Thread):
         self.done = threading.Event()
         self.start_time = time.monotonic()
 
+    def sample(self) -> None:
+        """One sample now (also taken at each round's start and end, however short the round)."""
+        try:
+            self.samples.append((time.monotonic() - self.start_time, self.round, self.server.rss()))
+        except psutil.Error:
+            self.done.set()
+
     def run(self) -> None:
         while not self.done.is_set():
-            try:
-                self.samples.append((time.monotonic() - self.start_time, self.round, self.server.rss()))
-            except psutil.Error:
-                return
+            self.sample()
             self.done.wait(self.every)
 
 
@@ -195,7 +199,9 @@ def load(config: Config) -> Section:
         for number in range(1, config.rounds + 1):
             sampler.round = number
             jobs = _jobs(server, config.concurrency)
+            sampler.sample()
             rounds.append(asyncio.run(_round(server, jobs)))
+            sampler.sample()
             rounds[-1]["rss"] = server.rss()
     finally:
         sampler.done.set()

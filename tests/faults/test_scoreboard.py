@@ -22,7 +22,7 @@ from lesson_lib.faults.scoreboard import (
 )
 from lesson_lib.faults.server import FaultServer
 
-from .helpers import get, post
+from .helpers import exchange, get, post
 
 BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,*/*;q=0.8"
 
@@ -203,3 +203,15 @@ def test_the_index_names_the_routes(server: FaultServer) -> None:
     assert paths == ["/faults", "/faults/<name>/<service path>", "/faults/<name>/verdict", "/scoreboard"]
     page = get(server.port, "/", (("Accept", "text/html"),)).body.decode()
     assert "&lt;name&gt;" in page and "<name>" not in page
+
+
+def test_base_urls_follow_the_host_the_client_used(server: FaultServer) -> None:
+    name = CATALOGUE[0].name
+    named = json.loads(
+        exchange(server.port, b"GET /faults HTTP/1.1\r\nHost: faults.example:8080\r\n\r\n").response.body
+    )
+    assert named[0]["base_url"] == f"http://faults.example:8080/faults/{name}"
+    odd = exchange(server.port, b"GET /faults HTTP/1.1\r\nHost: a b<c>\r\n\r\n").response
+    assert (
+        json.loads(odd.body)[0]["base_url"] == f"{server.url}/faults/{name}"
+    )  # not well-formed: the server's

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import json
 import socket
 import threading
@@ -384,3 +385,21 @@ def test_a_taken_port_raises_at_start_and_stop_ends_every_connection() -> None:
                     rest += piece
             assert not rest.endswith(b"0\r\n\r\n")
             sock.close()
+
+
+def test_the_access_log_is_counts_and_names_not_content() -> None:
+    log = io.StringIO()
+    with FaultServer(access_log=log, faults=[PlanFault("p", PLANS["chunked-clean"])]) as running:
+        exchange(running.port, _stream(running.port, "p"))
+        body = json.dumps({"client": "c", "outcome": "completed", "text": "SECRET-TEXT"}).encode()
+        post(running.port, "/faults/p/verdict", body)
+        get(running.port, "/nowhere")
+    lines = [line.split() for line in log.getvalue().splitlines()]
+    assert [line[:4] for line in lines] == [
+        ["POST", "fault", "p", "200"],
+        ["POST", "verdict", "p", "200"],
+        ["GET", "error", "-", "404"],
+    ]
+    assert lines[0][4] == str(len(PLANS["chunked-clean"].body)) and all(line[4].isdigit() for line in lines)
+    assert "SECRET" not in log.getvalue() and "data:" not in log.getvalue()
+    assert FaultServer().access_log is None  # off unless asked for
