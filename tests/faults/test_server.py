@@ -403,3 +403,18 @@ def test_the_access_log_is_counts_and_names_not_content() -> None:
     assert lines[0][4] == str(len(PLANS["chunked-clean"].body)) and all(line[4].isdigit() for line in lines)
     assert "SECRET" not in log.getvalue() and "data:" not in log.getvalue()
     assert FaultServer().access_log is None  # off unless asked for
+
+
+def test_a_client_that_never_reads_is_let_go_within_the_bounds() -> None:
+    """A plan's megabytes to a client that never reads: the server's write waits at most
+    ``write_timeout``, its close at most the linger, so the connection ends while the client holds it."""
+    big = Plan(200, SSE, (Send(b"x" * (4 * 1024 * 1024 - 10)),))
+    with (
+        FaultServer(faults=[PlanFault("big", big)], write_timeout=0.5) as running,
+        socket.create_connection(("127.0.0.1", running.port), timeout=10) as idle,
+    ):
+        idle.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        idle.sendall(_stream(running.port, "big"))
+        assert _wait(lambda: running.counts["responses"] == 1)
+        assert running.wait_idle(timeout=10)
+        assert running.counts["closed"] == 1
