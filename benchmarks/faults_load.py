@@ -5,7 +5,7 @@ One section, :func:`load`: ``boundary-lab faults`` runs in a subprocess (as a le
 process opens ``concurrency`` connections, round after round, and once all are open sends on each one
 catalogue entry's first request (:func:`lesson_lib.faults.examples.example_request`, the entries taken in
 turn), then reads each response to its end on a raw socket. Every response is compared with the plan
-the entry's ``respond`` makes of the same request (:func:`lesson_lib.faults.wire.differences`: the status,
+the entry's ``respond`` makes of the same request (:func:`lesson_lib.faults.http1.differences`: the status,
 the headers in order, each chunk, the body, the end), so a stream that got another's bytes, or lost some,
 is counted.
 Meanwhile the server's resident set size is sampled (psutil) every ``sample_every`` seconds.
@@ -33,8 +33,8 @@ import psutil
 
 from lesson_lib.faults import CATALOGUE
 from lesson_lib.faults.examples import example_request
+from lesson_lib.faults.http1 import differences, parse_response
 from lesson_lib.faults.plan import MAX_PLAN_SECONDS, Plan
-from lesson_lib.faults.wire import differences, parse_response
 
 from .harness import human_bytes
 from .harness import markdown_table as _table

@@ -44,10 +44,10 @@ from typing import TextIO
 import h11
 
 from ..core.options import check_int, check_number
+from .http1 import LAST_CHUNK, chunk, response_head
 from .plan import Pause, Plan, Send
 from .routes import FaultLike, Faults, Incoming, Routed, error_plan, route
 from .scoreboard import Scoreboard
-from .wire import LAST_CHUNK, chunk, response_head
 
 __all__ = ["MAX_BODY_BYTES", "MAX_HEAD_BYTES", "FaultServer", "host_warning"]
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from lesson_lib.faults import CATALOGUE, Expected, Plan, Request
 from lesson_lib.faults.examples import example_request
-from lesson_lib.faults.wire import Received, encode_request, parse_response
+from lesson_lib.faults.http1 import Received, encode_request, parse_response
 
 
 @dataclass(frozen=True)

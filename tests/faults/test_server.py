@@ -18,8 +18,8 @@ import threading
 import pytest
 
 from lesson_lib.faults import CATALOGUE, Pause, Plan, PlanError, Send
+from lesson_lib.faults.http1 import differences, encode_request, fetch, parse_response
 from lesson_lib.faults.server import FaultServer, host_warning
-from lesson_lib.faults.wire import differences, encode_request, fetch, parse_response
 
 from .helpers import PlanFault, exchange, first_request, get, post
 

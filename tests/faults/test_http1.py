@@ -9,8 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from lesson_lib.faults import Pause, Plan, PlanError, Send, check_plan
-from lesson_lib.faults.server import FaultServer
-from lesson_lib.faults.wire import (
+from lesson_lib.faults.http1 import (
     LAST_CHUNK,
     chunk,
     differences,
@@ -18,6 +17,7 @@ from lesson_lib.faults.wire import (
     parse_response,
     response_head,
 )
+from lesson_lib.faults.server import FaultServer
 
 from .helpers import PlanFault, exchange
 
