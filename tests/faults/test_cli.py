@@ -22,8 +22,8 @@ CLIENTS = """
 def right(entry):
     return {"outcome": entry["expected"]["outcome"], "text": entry["expected"]["text"]}
 
-def wrong(entry):
-    return ("timed_out" if entry["expected"]["outcome"] != "timed_out" else "completed", None)
+def wrong(entry):  # the expected outcome, with a text no entry expects
+    return (entry["expected"]["outcome"], "not the text \ufffe")
 
 not_a_function = 3
 """
