@@ -15,7 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import diagnose_scale, linear_cost, memory, peers
+from . import diagnose_scale, faults_load, linear_cost, memory, peers
 from .harness import environment
 
 HERE = Path(__file__).resolve().parent
@@ -23,12 +23,14 @@ RESULTS = HERE / "results"
 README = HERE / "README.md"
 #: Benchmark suites by name, each a module with SECTIONS, Config, render and plot: linear cost (issue 2),
 #: lesson_lib against the peer parsers and the openai SDK (issue 7), and peak memory of one stream against
-#: its limits (issue 23), and boundary-lab diagnose's MB/s and peak against the input's size (issue 25).
+#: its limits (issue 23), boundary-lab diagnose's MB/s and peak against the input's size (issue 25), and
+#: the fault server under hundreds of concurrent streams, its memory over time (issue 26).
 SUITES = {
     "linear_cost": linear_cost,
     "peers": peers,
     "memory_bound": memory,
     "diagnose_scale": diagnose_scale,
+    "faults_load": faults_load,
 }
 
 

@@ -289,7 +289,7 @@ def test_pipeline_and_the_openai_sdk_agree_and_differ_where_the_report_says() ->
 def test_every_suite_is_registered_with_distinct_section_names() -> None:
     from benchmarks.__main__ import SUITES
 
-    assert set(SUITES) == {"linear_cost", "memory_bound", "peers", "diagnose_scale"}
+    assert set(SUITES) == {"linear_cost", "memory_bound", "peers", "diagnose_scale", "faults_load"}
     names = [name for suite in SUITES.values() for name in suite.SECTIONS]
     assert len(names) == len(set(names))
 
@@ -374,3 +374,20 @@ def test_diagnose_scale_runs_renders_and_plots_on_tiny_sizes(tmp_path) -> None:
     assert "| input | size | MB/s | tracemalloc peak |" in report and "stages, curl-trace" in report
     diagnose_scale.plot([section], str(tmp_path / "diagnose.png"), quick=True)
     assert (tmp_path / "diagnose.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_faults_load_runs_renders_and_plots_on_tiny_sizes(tmp_path) -> None:
+    """Issue 26: the load section starts the server in a subprocess, runs two small rounds whose every
+    response equals its plan, stops the server with Ctrl-C, and makes the report and the plot."""
+    from benchmarks import faults_load
+
+    config = faults_load.Config(concurrency=20, rounds=2, sample_every=0.05)
+    (section,) = [run(config) for run in faults_load.SECTIONS.values()]
+    assert section.ok, section.lines
+    assert [sum(r["statuses"].values()) for r in section.data["rounds"]] == [20, 20]
+    assert all(r["errors"] == {} and r["mismatches"] == {} for r in section.data["rounds"])
+    assert section.data["samples"] and all(rss > 0 for _, _, rss in section.data["samples"])
+    report = faults_load.render([section], harness.environment(), quick=True)
+    assert "| round | streams |" in report and "exit status 130" in report
+    faults_load.plot([section], str(tmp_path / "faults.png"), quick=True)
+    assert (tmp_path / "faults.png").read_bytes().startswith(b"\x89PNG")

@@ -218,5 +218,5 @@ def test_the_pinned_lock_satisfies_every_declared_range() -> None:
         and not r.specifier.contains(pins.get(canonicalize_name(r.name), "0"), prereleases=True)
     ]
     assert outside == []
-    assert set(project["optional-dependencies"]) == {"lessons", "net", "guard", "dev"}
+    assert set(project["optional-dependencies"]) == {"lessons", "net", "guard", "faults", "dev"}
     assert project["dependencies"] == []  # the core is the standard library

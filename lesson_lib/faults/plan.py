@@ -14,8 +14,8 @@ the response ends:
 * :class:`Pause` waits, sending nothing; the server notices a client that leaves meanwhile;
 * :class:`End` says how the response ends: ``"clean"`` (the chunked terminator, or the last byte of a
   ``Content-Length`` body), ``"no_terminator"`` (the socket is shut down after the last byte: a chunked body
-  without its zero-length chunk, a body shorter than its ``Content-Length``), ``"reset"`` (the connection is
-  reset, ``SO_LINGER`` 0: the client's next read fails).
+  without its zero-length chunk, a body shorter than its ``Content-Length``: ``Plan.declared_length`` says
+  the longer length), ``"reset"`` (the connection is reset, ``SO_LINGER`` 0: the client's next read fails).
 
 Every plan is bounded: :func:`check_plan` refuses one whose pauses add up to more than
 :data:`MAX_PLAN_SECONDS` or whose bytes exceed :data:`MAX_PLAN_BYTES`, so every fault ends by itself.
@@ -77,6 +77,9 @@ class Plan:
     steps: tuple[Step, ...]
     framing: Framing = "chunked"
     end: Ending = "clean"
+    #: ``framing="length"`` only: the ``Content-Length`` sent, when it is not the body's length (a body cut
+    #: short: more than the body, with an ``end`` other than ``"clean"``). ``None``: the body's length.
+    declared_length: int | None = None
 
     @property
     def body(self) -> bytes:
@@ -119,4 +122,15 @@ def check_plan(plan: Plan) -> Plan:
         raise PlanError(f"the plan sends {len(plan.body)} bytes, more than {MAX_PLAN_BYTES}")
     if plan.framing not in ("chunked", "length") or plan.end not in ("clean", "no_terminator", "reset"):
         raise PlanError(f"unknown framing {plan.framing!r} or end {plan.end!r}")
+    if plan.declared_length is not None:
+        if plan.framing != "length":
+            raise PlanError(f"declared_length is for framing='length', not {plan.framing!r}")
+        if isinstance(plan.declared_length, bool) or not isinstance(plan.declared_length, int):
+            raise PlanError(f"declared_length must be an int, got {type(plan.declared_length).__name__}")
+        size = len(plan.body)
+        if plan.declared_length < size or (plan.declared_length > size and plan.end == "clean"):
+            raise PlanError(
+                f"declared_length {plan.declared_length} against a body of {size} bytes: it may only exceed "
+                "the body, and only when the response does not end clean"
+            )
     return plan
