@@ -1,0 +1,158 @@
+"""The score runner and its table (lesson_lib.teach.fault_scores) on the catalogue served by ReplayServer.
+
+Every client of fault_clients and four made-up ones (one per wrong class) run over the catalogue's entries,
+each fault's plan played by its own ReplayServer; the classes, the JSON (deterministic: no port, no text,
+no timings) and the Markdown table (grouped by lesson, a legend, totals) are checked. The same runner on the
+real fault server is tests/faults/test_client_scores.py.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from lesson_lib.faults import CATALOGUE, Expected, catalogue_json, get_fault
+from lesson_lib.teach.fault_clients import CLIENTS, Adapter
+from lesson_lib.teach.fault_scores import (
+    CLASSES,
+    fault_rows,
+    judge,
+    score_all,
+    scores_json,
+    scores_markdown,
+)
+from lesson_lib.teach.fault_verdicts import Verdict
+
+from .fault_streams import listed, plan_server
+
+EVERY = frozenset({fault.contract for fault in CATALOGUE})
+
+
+def _says(outcome: str, text: str | None = None) -> Adapter:
+    def read(entry, parts):
+        return Verdict(outcome, get_fault(entry["name"]).expected.text if text is None else text)
+
+    return Adapter(f"says-{outcome}{'' if text is None else '-' + text}", EVERY, read)
+
+
+def _crashes(entry, parts):
+    raise KeyError("choices")
+
+
+MADE_UP = (
+    _says("completed", "other"),  # wrong-silent
+    _says("truncated"),  # wrong-other
+    Adapter("crashes", EVERY, _crashes),  # raised
+    Adapter("speaks-nothing", frozenset(), _crashes),  # not scored
+)
+SERVABLE = [f for f in CATALOGUE if f.contract in {"openai-chat"}]  # what ReplayServer plays as the plan says
+
+
+@pytest.fixture(scope="module")
+def scored():
+    servers = [plan_server(fault) for fault in SERVABLE]
+    try:
+        entries = [listed(fault, server.start().url) for fault, server in zip(SERVABLE, servers, strict=True)]
+        scores = score_all(entries, (*CLIENTS, *MADE_UP))
+    finally:
+        for server in servers:
+            server.stop()
+    return entries, scores
+
+
+def test_each_verdict_is_judged_in_its_class(scored):
+    entries, scores = scored
+    assert list(scores) == [a.name for a in (*CLIENTS, *MADE_UP)]  # the adapters' order, not the finishing
+    for adapter in CLIENTS:
+        classes = [score.cls for score in scores[adapter.name]]
+        assert classes == [("right" if adapter.speaks(e) else "not scored") for e in entries], adapter.name
+    by_name = {name: [s.cls for s in found] for name, found in scores.items()}
+    assert set(by_name["says-completed-other"]) == {"wrong-silent"}
+    assert set(by_name["says-truncated"]) == {"wrong-other"}
+    assert set(by_name["crashes"]) == {"raised"}
+    assert set(by_name["speaks-nothing"]) == {"not scored"}
+    assert [s.fault for s in scores["openai"]] == [e["name"] for e in entries]  # faults in order
+    crash = scores["crashes"][0]
+    assert (crash.got, crash.raised, crash.text_matched) == ("raised KeyError", None, None)
+    silent = scores["says-completed-other"][0]
+    assert (silent.got, silent.text_matched) == ("completed", False)
+
+
+def test_a_verdict_is_right_only_with_the_expected_outcome_and_text():
+    fault = CATALOGUE[0]
+    item = {**fault.as_json(), "base_url": "http://127.0.0.1:9/faults/x"}
+    expected = Expected("truncated", "ab", also=("timed_out",))
+    cases = {
+        ("truncated", "ab"): "right",
+        ("timed_out", "ab"): "right",
+        ("truncated", "a"): "wrong-other",
+        ("completed", "ab"): "wrong-silent",
+        ("completed", "abc"): "wrong-silent",
+        ("service_error", ""): "wrong-other",
+    }
+    for (outcome, text), cls in cases.items():
+        adapter = Adapter("fixed", EVERY, lambda entry, parts, o=outcome, t=text: Verdict(o, t))
+        score = judge(adapter, item, expected)
+        assert score.cls == cls, (outcome, text)
+        assert score.text_matched == (text == "ab") and score.expected == "truncated"
+
+
+def test_the_json_is_deterministic_and_holds_no_port_text_or_time(scored):
+    entries, scores = scored
+    data = scores_json(entries, scores)
+    text = json.dumps(data, ensure_ascii=False)
+    assert "127.0.0.1" not in text and "base_url" not in text
+    assert json.loads(text) == data == scores_json(entries, scores)
+    assert data["faults"] == fault_rows(entries) == catalogue_json()[: len(entries)]
+    assert data["clients"] == list(scores) and list(data["classes"]) == list(CLASSES)
+    assert data["idle_timeout_seconds"] == 1.0 and data["versions"]["openai"]
+    for client, totals in data["totals"].items():
+        assert sum(totals.values()) == len(entries)
+        found = data["scores"][client].values()
+        assert totals == {cls: sum(s["class"] == cls for s in found) for cls in CLASSES}
+    for answer in {fault.expected.text for fault in SERVABLE}:
+        assert answer not in json.dumps(data["scores"], ensure_ascii=False)  # the text is never kept
+
+
+def test_the_table_groups_faults_by_lesson_with_a_legend_and_totals(scored):
+    entries, scores = scored
+    table = scores_markdown(scores_json(entries, scores))
+    assert table == scores_markdown(json.loads(json.dumps(scores_json(entries, scores))))
+    lines = table.splitlines()
+    header = next(line for line in lines if line.startswith("| fault |"))
+    assert header.count("|") == 4 + len(scores) and "`guard+anthropic`" in header
+    lessons = [line for line in lines if line.startswith("| **lesson ")]
+    assert lessons == sorted(lessons) and len(lessons) == len({e["lesson"] for e in entries})
+    for item in entries:
+        row = next(line for line in lines if line.startswith(f"| `{item['name']}` |"))
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        assert cells[1:3] == [item["contract"], item["expected"]["outcome"]]
+        assert cells[3 + list(scores).index("openai")] == "✅"
+        assert cells[3 + list(scores).index("crashes")] == "💥 KeyError"
+        assert cells[3 + list(scores).index("says-completed-other")] == "🔇 completed, other text"
+        assert cells[3 + list(scores).index("says-truncated")] == "❌ truncated"
+        assert cells[3 + list(scores).index("speaks-nothing")] == "—"
+    assert lessons[0] == "| **lesson 01** |  |  |" + "  |" * len(scores)  # 01 before 03
+    assert "Legend: ✅ right: " in table and "🔇 wrong-silent: said completed" in table
+    totals = lines[lines.index("Totals per client:") + 2 :][:7]
+    assert totals[2].startswith("| ✅ right | ") and totals[2].split("|")[2].strip() == str(len(entries))
+
+
+def test_a_description_s_bar_is_escaped_in_the_table():
+    data = {
+        "clients": [],
+        "faults": [{"name": "x", "contract": "c", "lesson": "02", "description": "a | b", "expected": {}}],
+        "scores": {},
+        "totals": {},
+        "versions": {},
+        "classes": {cls: cls for cls in CLASSES},
+        "idle_timeout_seconds": 1.0,
+    }
+    data["faults"][0]["expected"] = {"outcome": "completed", "text": ""}
+    assert "a \\| b" in scores_markdown(data)
+
+
+def test_two_adapters_of_one_name_are_refused():
+    with pytest.raises(ValueError, match="distinct names"):
+        score_all([], (CLIENTS[0], CLIENTS[0]))
