@@ -1,7 +1,8 @@
 """A loopback server for what ReplayServer does not send: an error status with a JSON body, a reset mid-body.
 
 ``AnswerServer(status=..., body=...)`` answers every request (its body read first) with that status, the
-``Content-Type`` given and a ``Content-Length`` body. ``AnswerServer(reset_after=b"...")`` answers ``200``
+``Content-Type`` given (and any other ``headers``, such as ``Content-Encoding``) and a ``Content-Length``
+body. ``AnswerServer(reset_after=b"...")`` answers ``200``
 with a chunked ``text/event-stream`` body, sends those bytes as one chunk and then resets the connection
 (``SO_LINGER`` 0): the client's next read fails. Bound to 127.0.0.1 at a free port, in a background thread,
 started and stopped by the test (a context manager).
@@ -40,6 +41,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             return
         self.send_response(owner.status)
         self.send_header("Content-Type", owner.content_type)
+        for name, value in owner.headers:
+            self.send_header(name, value)
         self.send_header("Content-Length", str(len(owner.body)))
         self.send_header("Connection", "close")
         self.end_headers()
@@ -69,11 +72,13 @@ class AnswerServer:
         body: bytes = b"",
         content_type: str = "application/json",
         reset_after: bytes | None = None,
+        headers: tuple[tuple[str, str], ...] = (),
     ) -> None:
         self.status = status
         self.body = body
         self.content_type = content_type
         self.reset_after = reset_after
+        self.headers = headers
         self._server = _Server(self)
         self._thread = threading.Thread(target=self._server.serve_forever, args=(0.05,), daemon=True)
 

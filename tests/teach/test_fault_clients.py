@@ -12,6 +12,7 @@ changes a client's behaviour fails here and says which.
 
 from __future__ import annotations
 
+import gzip
 import json
 from concurrent.futures import ThreadPoolExecutor
 
@@ -208,6 +209,30 @@ def test_a_reset_mid_body_is_truncated_for_every_client_with_the_text_before(cli
     assert (verdict.raised is None) == (client in OWN)  # lesson_lib's result says it; the others raise
     if (client, contract) != ("requests", "gemini"):
         assert verdict.text == consume([half], contract).text
+
+
+@pytest.mark.parametrize(("client", "contract"), pairs(CAPTURED[:3]))
+def test_an_event_stream_without_a_charset_is_read_as_utf8_by_every_client(client, contract):
+    capture = load(f"{contract}/completed")
+    cuts = range(7, len(capture.body), 7)
+    with ReplayServer(capture.body, cuts, content_type="text/event-stream") as server:
+        verdict = client_named(client).verdict(entry(server.url, contract))
+    assert verdict == Verdict("completed", capture.text)
+
+
+@pytest.mark.parametrize(("client", "contract"), pairs(("openai-chat", "anthropic-messages", "ollama")))
+def test_a_gzip_body_is_inflated_by_every_client_but_lesson_lib_s_which_refuses_it(client, contract):
+    """Measured: httpx2, httpx and requests inflate ``Content-Encoding: gzip`` (the guard inflates a copy for
+    its judge); lesson_lib's client asks for ``identity`` and refuses a compressed body before reading it
+    (``ContentEncodingError``, an ``httpx.DecodingError``: ``decode_error``, no text)."""
+    capture = load(f"{contract}/completed")
+    gzipped = {"content_type": CONTENT_TYPES.get(contract, SSE), "headers": (("Content-Encoding", "gzip"),)}
+    with AnswerServer(body=gzip.compress(capture.body), **gzipped) as server:
+        verdict = client_named(client).verdict(entry(server.url, contract))
+    if client in OWN:
+        assert verdict == Verdict("decode_error", "", "ContentEncodingError")
+    else:
+        assert verdict == Verdict("completed", capture.text)
 
 
 @pytest.mark.parametrize(("client", "contract"), pairs(("openai-chat", "anthropic-messages", "ollama")))
