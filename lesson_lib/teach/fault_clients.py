@@ -67,6 +67,7 @@ __all__ = [
     "IDLE_SECONDS",
     "MCP_REQUEST_ID",
     "Adapter",
+    "EntryError",
     "anthropic_async",
     "anthropic_sync",
     "client_named",
@@ -142,11 +143,17 @@ def stream_url(entry: Entry) -> str:
     return str(entry["base_url"]) + str(entry["path"])
 
 
+class EntryError(ValueError):
+    """An entry this adapter cannot be pointed at although it speaks its contract (a path the SDK cannot
+    be given): a mismatch between the catalogue and the adapter, not a client's behaviour, so the score
+    runner lets it raise instead of scoring it."""
+
+
 def _sdk_base(entry: Entry, suffix: str) -> str:
     """The base URL an SDK is given so that it requests the entry's path: the URL without ``suffix``."""
     path = str(entry["path"]).split("?", 1)[0]
     if not path.endswith(suffix):
-        raise ValueError(f"entry {entry.get('name')!r}: path {path!r} does not end with {suffix!r}")
+        raise EntryError(f"entry {entry.get('name')!r}: path {path!r} does not end with {suffix!r}")
     return str(entry["base_url"]) + path[: len(path) - len(suffix)]
 
 

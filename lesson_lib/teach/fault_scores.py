@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..faults import Expected, get_fault
-from .fault_clients import CLIENTS, IDLE_SECONDS, Adapter, Entry
+from .fault_clients import CLIENTS, IDLE_SECONDS, Adapter, Entry, EntryError
 
 __all__ = [
     "CLASSES",
@@ -81,11 +81,16 @@ def _expected_of(entry: Entry) -> Expected:
 
 
 def judge(adapter: Adapter, entry: Entry, expected: Expected | None = None) -> Score:
-    """Run ``adapter`` on ``entry`` and judge its verdict against ``expected`` (default: the catalogue's)."""
+    """Run ``adapter`` on ``entry`` and judge its verdict against ``expected`` (default: the catalogue's).
+
+    A client that raises what is not an outcome is scored ``raised``; an
+    :class:`~.fault_clients.EntryError` (an entry the adapter cannot be pointed at) propagates."""
     expected = _expected_of(entry) if expected is None else expected
     name, client = str(entry["name"]), adapter.name
     try:
         verdict = adapter.verdict(entry)
+    except EntryError:  # the catalogue and the adapter disagree: not the client's doing, not a score
+        raise
     except Exception as exc:  # the user's code crashed: wrong, and recorded, never the run's end
         return Score(name, client, expected.outcome, f"raised {type(exc).__name__}", None, None, "raised")
     if verdict is None:
