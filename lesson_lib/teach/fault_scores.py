@@ -39,8 +39,9 @@ CLASSES = ("right", "wrong-silent", "wrong-other", "raised", "not scored")
 #: What each class means (the legend of the table and of the JSON).
 MEANING = {
     "right": "the verdict the catalogue expects (outcome, and the text when the client gives it)",
-    "wrong-silent": "said completed, and it is not: the answer was cut or failed, or its text differs",
-    "wrong-other": "another outcome than the expected one (shown), not completed",
+    "wrong-silent": "said completed without a word, and it is not: the answer was cut or failed, or its "
+    "text differs",
+    "wrong-other": "another outcome than the expected one (shown), or completed said by an exception",
     "raised": "the user's code crashed: the client raised what is not an outcome (the exception shown)",
     "not scored": "the client does not speak the fault's contract",
 }
@@ -98,7 +99,7 @@ def judge(adapter: Adapter, entry: Entry, expected: Expected | None = None) -> S
     matched = verdict.text == expected.text
     if expected.accepts(verdict.outcome, verdict.text):
         cls = "right"
-    elif verdict.outcome == "completed":
+    elif verdict.outcome == "completed" and verdict.raised is None:
         cls = "wrong-silent"
     else:
         cls = "wrong-other"

@@ -96,6 +96,9 @@ def test_a_verdict_is_right_only_with_the_expected_outcome_and_text():
         score = judge(adapter, item, expected)
         assert score.cls == cls, (outcome, text)
         assert score.text_matched == (text == "ab") and score.expected == "truncated"
+    # the guard's "completed, but its end is not verified" is an exception: not silent
+    said = Adapter("fixed", EVERY, lambda entry, parts: Verdict("completed", "abc", "UnprovenStreamError"))
+    assert judge(said, item, expected).cls == "wrong-other"
 
 
 def test_the_json_is_deterministic_and_holds_no_port_text_or_time(scored):
@@ -134,7 +137,7 @@ def test_the_table_groups_faults_by_lesson_with_a_legend_and_totals(scored):
         assert cells[3 + list(scores).index("says-truncated")] == "❌ truncated"
         assert cells[3 + list(scores).index("speaks-nothing")] == "—"
     assert lessons[0] == "| **lesson 01** |  |  |" + "  |" * len(scores)  # 01 before 03
-    assert "Legend: ✅ right: " in table and "🔇 wrong-silent: said completed" in table
+    assert "Legend: ✅ right: " in table and "🔇 wrong-silent: said completed without a word" in table
     totals = lines[lines.index("Totals per client:") + 2 :][:7]
     assert totals[2].startswith("| ✅ right | ") and totals[2].split("|")[2].strip() == str(len(entries))
 
