@@ -78,6 +78,7 @@ __all__ = [
     "lesson_lib_sync",
     "openai_async",
     "openai_sync",
+    "request_headers",
     "request_json",
     "requests_client",
     "stream_url",
@@ -136,6 +137,12 @@ def request_json(contract: str) -> dict[str, Any]:
         return _BODIES[contract]()
     except KeyError:
         raise KeyError(f"no request body for contract {contract!r}") from None
+
+
+def request_headers(contract: str) -> dict[str, str]:
+    """The headers a client sends to a ``contract``'s endpoint besides its JSON body's ``Content-Type``
+    (MCP: ``Accept`` names both answers a server may give); a new dict each call."""
+    return dict(_HEADERS.get(contract, {}))
 
 
 def stream_url(entry: Entry) -> str:
@@ -462,7 +469,7 @@ def _lesson_lib_arguments(entry: Entry) -> tuple[str, dict[str, Any]]:
     contract = str(entry["contract"])
     options: dict[str, Any] = {
         "json": request_json(contract),
-        "headers": dict(_HEADERS.get(contract, {})),
+        "headers": request_headers(contract),
         "timeout": 10.0,  # httpx's, for connecting and the headers; the body's reads are bounded below
         "idle_timeout": IDLE_SECONDS,
     }

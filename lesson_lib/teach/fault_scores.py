@@ -22,6 +22,8 @@ from .fault_clients import CLIENTS, IDLE_SECONDS, Adapter, Entry, EntryError
 
 __all__ = [
     "CLASSES",
+    "MARK",
+    "MEANING",
     "PACKAGES",
     "Score",
     "fault_rows",
@@ -45,7 +47,8 @@ MEANING = {
     "raised": "the user's code crashed: the client raised what is not an outcome (the exception shown)",
     "not scored": "the client does not speak the fault's contract",
 }
-_MARK = {"right": "✅", "wrong-silent": "🔇", "wrong-other": "❌", "raised": "💥", "not scored": "—"}
+#: The mark of each class in the table.
+MARK = {"right": "✅", "wrong-silent": "🔇", "wrong-other": "❌", "raised": "💥", "not scored": "—"}
 #: The packages whose versions the table was measured with.
 PACKAGES = ("openai", "anthropic", "httpx", "httpx2", "httpx-sse", "requests", "urllib3")
 
@@ -53,15 +56,17 @@ PACKAGES = ("openai", "anthropic", "httpx", "httpx2", "httpx-sse", "requests", "
 @dataclass(frozen=True)
 class Score:
     """One client's verdict on one fault: ``got`` is the outcome it gave (``"raised <Type>"`` when it
-    raised, ``None`` when not scored), ``raised`` the exception the outcome was read from, ``text_matched``
-    whether its text is the expected text (``None`` when there is no text), ``cls`` one of
-    :data:`CLASSES`."""
+    raised, ``None`` when not scored), ``raised`` the exception the outcome was read from,
+    ``outcome_right`` whether that outcome is one of the right ones (its text aside), ``text_matched``
+    whether its text is the right text for that outcome (the expected text, if the outcome is not a right
+    one; ``None`` when there is no text), ``cls`` one of :data:`CLASSES`."""
 
     fault: str
     client: str
     expected: str
     got: str | None
     raised: str | None
+    outcome_right: bool | None
     text_matched: bool | None
     cls: str
 
@@ -70,6 +75,7 @@ class Score:
             "expected": self.expected,
             "got": self.got,
             "raised": self.raised,
+            "outcome_right": self.outcome_right,
             "text_matched": self.text_matched,
             "class": self.cls,
         }
@@ -79,6 +85,13 @@ def _expected_of(entry: Entry) -> Expected:
     """The catalogue's expected verdict for the entry (looked up by name, so whatever form ``also`` takes
     the catalogue's own ``accepts`` judges)."""
     return get_fault(str(entry["name"])).expected
+
+
+def _right_text(expected: Expected, outcome: str) -> str:
+    """The text a right verdict with ``outcome`` keeps: its ``(outcome, text)`` pair's among the expected
+    verdicts (``Expected.verdicts``, where ``also`` holds pairs), else the expected text."""
+    verdicts: Iterable[tuple[str, str]] = getattr(expected, "verdicts", ())
+    return next((text for said, text in verdicts if said == outcome), expected.text)
 
 
 def judge(adapter: Adapter, entry: Entry, expected: Expected | None = None) -> Score:
@@ -93,17 +106,19 @@ def judge(adapter: Adapter, entry: Entry, expected: Expected | None = None) -> S
     except EntryError:  # the catalogue and the adapter disagree: not the client's doing, not a score
         raise
     except Exception as exc:  # the user's code crashed: wrong, and recorded, never the run's end
-        return Score(name, client, expected.outcome, f"raised {type(exc).__name__}", None, None, "raised")
+        said = f"raised {type(exc).__name__}"
+        return Score(name, client, expected.outcome, said, None, None, None, "raised")
     if verdict is None:
-        return Score(name, client, expected.outcome, None, None, None, "not scored")
-    matched = verdict.text == expected.text
+        return Score(name, client, expected.outcome, None, None, None, None, "not scored")
+    outcome_right = expected.accepts(verdict.outcome, None)
+    matched = verdict.text == _right_text(expected, verdict.outcome)
     if expected.accepts(verdict.outcome, verdict.text):
         cls = "right"
     elif verdict.outcome == "completed" and verdict.raised is None:
         cls = "wrong-silent"
     else:
         cls = "wrong-other"
-    return Score(name, client, expected.outcome, verdict.outcome, verdict.raised, matched, cls)
+    return Score(name, client, expected.outcome, verdict.outcome, verdict.raised, outcome_right, matched, cls)
 
 
 def score_client(
@@ -191,13 +206,13 @@ def score_server(server_url: str, adapters: Sequence[Adapter] = CLIENTS) -> dict
 
 def _cell(score: Mapping[str, Any]) -> str:
     cls = score["class"]
-    mark = _MARK[cls]
+    mark = MARK[cls]
     if cls in ("right", "not scored"):
         return mark
     if cls == "raised":
         return f"{mark} {str(score['got']).removeprefix('raised ')}"
     said = str(score["got"])
-    if said == score["expected"] and score["text_matched"] is False:
+    if score["outcome_right"] and score["text_matched"] is False:
         said += ", other text"
     if score["raised"]:
         said += f" ({score['raised']})"
@@ -228,7 +243,7 @@ def scores_markdown(data: Mapping[str, Any]) -> str:
         f"answer, with a read timeout of {data['idle_timeout_seconds']:g} s, and concludes what that user "
         "would: a stream that ends without an exception is `completed`. Measured with " + versions + ".",
         "",
-        "Legend: " + " · ".join(f"{_MARK[cls]} {cls}: {data['classes'][cls]}" for cls in CLASSES) + ".",
+        "Legend: " + " · ".join(f"{MARK[cls]} {cls}: {data['classes'][cls]}" for cls in CLASSES) + ".",
         "",
         "| fault | contract | expected | " + " | ".join(f"`{client}`" for client in clients) + " |",
         "|---|---|---|" + "---|" * len(clients),
@@ -247,7 +262,7 @@ def scores_markdown(data: Mapping[str, Any]) -> str:
     lines += ["", "Totals per client:", "", "| class | " + " | ".join(f"`{c}`" for c in clients) + " |"]
     lines.append("|---|" + "---|" * len(clients))
     for cls in CLASSES:
-        lines.append(f"| {_MARK[cls]} {cls} | " + " | ".join(str(totals[c][cls]) for c in clients) + " |")
+        lines.append(f"| {MARK[cls]} {cls} | " + " | ".join(str(totals[c][cls]) for c in clients) + " |")
     lines += ["", "The faults:", ""]
     for fault in faults:
         lines.append(

@@ -8,11 +8,12 @@ adapters at the real server changes the URL only.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
-from lesson_lib.faults import Fault, Request
+from lesson_lib.faults import CATALOGUE, Fault, Request
 from lesson_lib.net import ReplayServer
-from lesson_lib.teach.fault_clients import request_json
+from lesson_lib.teach.fault_clients import request_headers, request_json
 
 #: Each contract's streaming path, as a catalogue entry gives it (after /faults/<name>).
 PATHS = {
@@ -24,6 +25,13 @@ PATHS = {
     "mcp": "/mcp",
 }
 SSE = "text/event-stream; charset=utf-8"
+#: The catalogue's whole answers (each contract's control, and reads cut inside a character), which
+#: ReplayServer plays as their plans say: the skeleton's two entries, and more in the full catalogue.
+WHOLE = [
+    fault
+    for fault in CATALOGUE
+    if fault.name.endswith("-control") or re.search(r"-cut-in-\d-byte-character$", fault.name)
+]
 
 
 def entry(url: str, contract: str, name: str = "replayed") -> dict[str, Any]:
@@ -40,8 +48,10 @@ def plan_server(fault: Fault) -> ReplayServer:
     """A ReplayServer (not started) sending the fault's plan for a proper request, its pieces as the cuts,
     20 ms apart. Only for a plan ReplayServer can send: status 200, ended cleanly."""
     body = json.dumps(request_json(fault.contract)).encode()
-    headers = (("content-type", "application/json"),)
-    plan = fault.respond(Request("POST", fault.service_path, "", headers, body))
+    sent = {"content-type": "application/json", **request_headers(fault.contract)}
+    headers = tuple((name.lower(), value) for name, value in sent.items())
+    path, _, query = fault.service_path.partition("?")
+    plan = fault.respond(Request("POST", path, query, headers, body))
     assert plan.status == 200 and plan.end == "clean", f"{fault.name}: not a plan ReplayServer can send"
     cuts, offset = [], 0
     for piece in plan.pieces[:-1]:

@@ -26,7 +26,7 @@ from urllib3.exceptions import ReadTimeoutError
 
 from lesson_lib import consume
 from lesson_lib.captures import load
-from lesson_lib.faults import CATALOGUE, Expected
+from lesson_lib.faults import Expected
 from lesson_lib.net import ReplayServer
 from lesson_lib.teach.fault_clients import (
     CLIENTS,
@@ -40,7 +40,7 @@ from lesson_lib.teach.fault_scores import judge
 from lesson_lib.teach.fault_verdicts import Verdict, outcome_of
 
 from .answer_server import AnswerServer
-from .fault_streams import PATHS, SSE, entry, listed, plan_server
+from .fault_streams import PATHS, SSE, WHOLE, entry, listed, plan_server
 
 CONTENT_TYPES = {"ollama": "application/x-ndjson"}
 SDKS = ("openai", "openai-async", "anthropic", "anthropic-async")
@@ -87,8 +87,8 @@ def test_a_whole_stream_is_completed_with_its_text(client, contract, size):
         assert verdict.text == text == load(f"{contract}/completed").text
 
 
-@pytest.mark.parametrize("fault", [f for f in CATALOGUE if f.name.startswith("openai-chat-")], ids=str)
-def test_the_skeleton_catalogue_s_whole_streams_are_right_for_every_client(fault):
+@pytest.mark.parametrize("fault", WHOLE, ids=lambda fault: fault.name)
+def test_the_catalogue_s_whole_answers_are_right_for_every_client_that_speaks_them(fault):
     with plan_server(fault) as server:
         item = listed(fault, server.url)
         assert stream_url(item) == f"{server.url}/faults/{fault.name}{fault.service_path}"

@@ -12,10 +12,11 @@ import json
 
 import pytest
 
-from lesson_lib.faults import CATALOGUE, Expected, catalogue_json, get_fault
+from lesson_lib.faults import CATALOGUE, Expected, get_fault
 from lesson_lib.teach.fault_clients import CLIENTS, Adapter
 from lesson_lib.teach.fault_scores import (
     CLASSES,
+    MARK,
     fault_rows,
     judge,
     score_all,
@@ -24,7 +25,7 @@ from lesson_lib.teach.fault_scores import (
 )
 from lesson_lib.teach.fault_verdicts import Verdict
 
-from .fault_streams import listed, plan_server
+from .fault_streams import WHOLE, listed, plan_server
 
 EVERY = frozenset({fault.contract for fault in CATALOGUE})
 
@@ -46,14 +47,13 @@ MADE_UP = (
     Adapter("crashes", EVERY, _crashes),  # raised
     Adapter("speaks-nothing", frozenset(), _crashes),  # not scored
 )
-SERVABLE = [f for f in CATALOGUE if f.contract in {"openai-chat"}]  # what ReplayServer plays as the plan says
 
 
 @pytest.fixture(scope="module")
 def scored():
-    servers = [plan_server(fault) for fault in SERVABLE]
+    servers = [plan_server(fault) for fault in WHOLE]
     try:
-        entries = [listed(fault, server.start().url) for fault, server in zip(SERVABLE, servers, strict=True)]
+        entries = [listed(fault, server.start().url) for fault, server in zip(WHOLE, servers, strict=True)]
         scores = score_all(entries, (*CLIENTS, *MADE_UP))
     finally:
         for server in servers:
@@ -82,23 +82,37 @@ def test_each_verdict_is_judged_in_its_class(scored):
 def test_a_verdict_is_right_only_with_the_expected_outcome_and_text():
     fault = CATALOGUE[0]
     item = {**fault.as_json(), "base_url": "http://127.0.0.1:9/faults/x"}
-    expected = Expected("truncated", "ab", also=("timed_out",))
-    cases = {
-        ("truncated", "ab"): "right",
-        ("timed_out", "ab"): "right",
-        ("truncated", "a"): "wrong-other",
-        ("completed", "ab"): "wrong-silent",
-        ("completed", "abc"): "wrong-silent",
-        ("service_error", ""): "wrong-other",
+    expected = Expected("truncated", "ab")
+    cases = {  # (outcome, text): (class, outcome right, text matched)
+        ("truncated", "ab"): ("right", True, True),
+        ("truncated", "a"): ("wrong-other", True, False),
+        ("completed", "ab"): ("wrong-silent", False, True),
+        ("completed", "abc"): ("wrong-silent", False, False),
+        ("service_error", ""): ("wrong-other", False, False),
     }
-    for (outcome, text), cls in cases.items():
+    for (outcome, text), wanted in cases.items():
         adapter = Adapter("fixed", EVERY, lambda entry, parts, o=outcome, t=text: Verdict(o, t))
         score = judge(adapter, item, expected)
-        assert score.cls == cls, (outcome, text)
-        assert score.text_matched == (text == "ab") and score.expected == "truncated"
+        assert (score.cls, score.outcome_right, score.text_matched) == wanted, (outcome, text)
+        assert score.expected == "truncated"
     # the guard's "completed, but its end is not verified" is an exception: not silent
     said = Adapter("fixed", EVERY, lambda entry, parts: Verdict("completed", "abc", "UnprovenStreamError"))
     assert judge(said, item, expected).cls == "wrong-other"
+
+
+def test_another_right_verdict_is_judged_with_its_own_text():
+    """Where the catalogue lists other right verdicts (``Expected.also``), each is judged with its text."""
+    alternatives = [f for f in CATALOGUE if f.expected.also and isinstance(f.expected.also[0], tuple)]
+    if not alternatives:
+        pytest.skip("this catalogue (the skeleton) lists no other right verdict with a text of its own")
+    fault = alternatives[0]
+    outcome, text = fault.expected.also[0]
+    item = {**fault.as_json(), "base_url": "http://127.0.0.1:9/faults/x"}
+    wrong = "wrong-silent" if outcome == "completed" else "wrong-other"
+    for given, cls, matched in ((text, "right", True), (text + "x", wrong, False)):
+        adapter = Adapter("fixed", EVERY, lambda entry, parts, t=given: Verdict(outcome, t))
+        score = judge(adapter, item)
+        assert (score.cls, score.outcome_right, score.text_matched) == (cls, True, matched)
 
 
 def test_the_json_is_deterministic_and_holds_no_port_text_or_time(scored):
@@ -107,14 +121,14 @@ def test_the_json_is_deterministic_and_holds_no_port_text_or_time(scored):
     text = json.dumps(data, ensure_ascii=False)
     assert "127.0.0.1" not in text and "base_url" not in text
     assert json.loads(text) == data == scores_json(entries, scores)
-    assert data["faults"] == fault_rows(entries) == catalogue_json()[: len(entries)]
+    assert data["faults"] == fault_rows(entries) == [fault.as_json() for fault in WHOLE]
     assert data["clients"] == list(scores) and list(data["classes"]) == list(CLASSES)
     assert data["idle_timeout_seconds"] == 1.0 and data["versions"]["openai"]
     for client, totals in data["totals"].items():
         assert sum(totals.values()) == len(entries)
         found = data["scores"][client].values()
         assert totals == {cls: sum(s["class"] == cls for s in found) for cls in CLASSES}
-    for answer in {fault.expected.text for fault in SERVABLE}:
+    for answer in {fault.expected.text for fault in WHOLE}:
         assert answer not in json.dumps(data["scores"], ensure_ascii=False)  # the text is never kept
 
 
@@ -131,15 +145,20 @@ def test_the_table_groups_faults_by_lesson_with_a_legend_and_totals(scored):
         row = next(line for line in lines if line.startswith(f"| `{item['name']}` |"))
         cells = [cell.strip() for cell in row.strip("|").split("|")]
         assert cells[1:3] == [item["contract"], item["expected"]["outcome"]]
-        assert cells[3 + list(scores).index("openai")] == "✅"
+        for adapter in CLIENTS:
+            assert cells[3 + list(scores).index(adapter.name)] == ("✅" if adapter.speaks(item) else "—")
         assert cells[3 + list(scores).index("crashes")] == "💥 KeyError"
         assert cells[3 + list(scores).index("says-completed-other")] == "🔇 completed, other text"
         assert cells[3 + list(scores).index("says-truncated")] == "❌ truncated"
         assert cells[3 + list(scores).index("speaks-nothing")] == "—"
-    assert lessons[0] == "| **lesson 01** |  |  |" + "  |" * len(scores)  # 01 before 03
+    first = min(str(e["lesson"]) for e in entries)
+    assert lessons[0] == f"| **lesson {first}** |  |  |" + "  |" * len(scores)  # by number: 01 before 03
     assert "Legend: ✅ right: " in table and "🔇 wrong-silent: said completed without a word" in table
-    totals = lines[lines.index("Totals per client:") + 2 :][:7]
-    assert totals[2].startswith("| ✅ right | ") and totals[2].split("|")[2].strip() == str(len(entries))
+    totals = lines[lines.index("Totals per client:") + 2 :][2:7]
+    counts = scores_json(entries, scores)["totals"]
+    for cls, row in zip(CLASSES, totals, strict=True):
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        assert cells == [f"{MARK[cls]} {cls}", *(str(counts[client][cls]) for client in scores)]
 
 
 def test_a_description_s_bar_is_escaped_in_the_table():
