@@ -206,7 +206,7 @@ def _score_faults(args: argparse.Namespace) -> int:
     client = _load_client(args.score)
     if isinstance(client, str):
         return _faults_fail(client)
-    from .faults.score import ScoreError, score
+    from .faults.scoring import ScoreError, score
     from .faults.server import FaultServer
 
     server = FaultServer(args.host, args.port)

@@ -3,7 +3,7 @@ and a scoreboard that grades the verdict a client reports. :mod:`~lesson_lib.fau
 sends, as data), :mod:`~lesson_lib.faults.catalogue` (the faults and their expected verdicts, built from
 :mod:`~lesson_lib.faults.services`, the ``wire_*`` writers and :mod:`~lesson_lib.faults.recipes`),
 :mod:`~lesson_lib.faults.server` (:class:`FaultServer`, asyncio and h11), :mod:`~lesson_lib.faults.scoreboard`
-and :mod:`~lesson_lib.faults.score` (:func:`score`: a client run over the catalogue). The server's names are
+and :mod:`~lesson_lib.faults.scoring` (:func:`score`: a client run over the catalogue). The server's names are
 loaded on first use, so the catalogue imports without h11."""
 
 from typing import Any
@@ -30,7 +30,7 @@ __all__ = [
     "score",
 ]
 
-_LAZY = {"FaultServer": "server", "Scoreboard": "scoreboard", "ScoreTable": "score", "score": "score"}
+_LAZY = {"FaultServer": "server", "Scoreboard": "scoreboard", "ScoreTable": "scoring", "score": "scoring"}
 
 
 def __getattr__(name: str) -> Any:

@@ -12,9 +12,11 @@ the text matched, not the text), and :func:`scores_markdown` renders that data a
 from __future__ import annotations
 
 import importlib.metadata
+import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from ..faults import Expected, get_fault
@@ -22,10 +24,12 @@ from .fault_clients import CLIENTS, IDLE_SECONDS, Adapter, Entry, EntryError
 
 __all__ = [
     "CLASSES",
+    "COMMITTED",
     "MARK",
     "MEANING",
     "PACKAGES",
     "Score",
+    "committed_scores",
     "fault_rows",
     "fetch_entries",
     "judge",
@@ -35,6 +39,9 @@ __all__ = [
     "scores_json",
     "scores_markdown",
 ]
+
+#: The committed scores (``tools/score_clients.py`` writes them): in the checkout, beside ``lesson_lib``.
+COMMITTED = Path(__file__).resolve().parents[2] / "docs" / "fault_scores.json"
 
 #: The classes of a verdict, in the legend's order.
 CLASSES = ("right", "wrong-silent", "wrong-other", "raised", "not scored")
@@ -270,3 +277,11 @@ def scores_markdown(data: Mapping[str, Any]) -> str:
             f"{_escape(fault['description'])}"
         )
     return "\n".join(lines) + "\n"
+
+
+def committed_scores(path: Path = COMMITTED) -> dict[str, Any]:
+    """The committed scores, as :func:`scores_json` made them (``docs/fault_scores.json``; a checkout has
+    it, an installed wheel does not: ``FileNotFoundError`` then names the path)."""
+    with open(path, encoding="utf-8") as handle:
+        data: dict[str, Any] = json.load(handle)
+    return data

@@ -253,6 +253,24 @@ def _guarded_sdk_on_a_length_cut() -> str:
     return "A"
 
 
+def _sdk_on_a_body_cut_after_the_finish_reason() -> str:
+    # The committed scores (checked against the clients by tests/faults/test_client_scores.py).
+    from lesson_lib.teach.fault_scores import committed_scores
+
+    verdict = committed_scores()["scores"]["openai"]["openai-chat-eof-after-finish-reason"]
+    if verdict["raised"]:
+        return "C" if verdict["raised"] == "UnicodeDecodeError" else "?"
+    return {"completed": "A", "service_error": "B"}.get(verdict["got"], "?")
+
+
+def _right_verdicts_of_a_stall() -> str:
+    from lesson_lib.faults import get_fault
+
+    expected = get_fault("openai-chat-stall").expected
+    completed, timed_out = expected.accepts("completed", expected.text), expected.accepts("timed_out", None)
+    return {(True, False): "A", (False, True): "B", (True, True): "C", (False, False): "D"}[completed, timed_out]
+
+
 ANSWERS = {
     "01.bytes": len("你好🙂".encode()),
     "01.corrupting_cuts": [c for c, p in two_piece_splits("café".encode()) if naive_decode(p) != "café"],
@@ -335,6 +353,12 @@ ANSWERS = {
     "11.raw_reads": _raw_body_reports_the_naive_view(),
     "11.capture": "B",
     "11.guarded_length": _guarded_sdk_on_a_length_cut(),
+    "12.sdk_silent": _sdk_on_a_body_cut_after_the_finish_reason(),
+    "12.text_optional": __import__("lesson_lib.faults", fromlist=["get_fault"])
+    .get_fault("openai-chat-reset-mid-event")
+    .expected.accepts("truncated", None),
+    "12.stall": _right_verdicts_of_a_stall(),
+    "12.other_language": "B",
     "06.resume_without_ids": "A"
     if any(e.last_event_id for e in parse_sse([load("openai-chat/completed").body]))
     else "C",
@@ -1066,6 +1090,10 @@ NATURAL_FORMS = {
     "11.raw_reads": [False, "no"],
     "11.capture": ["curl --trace", "B) the same request with curl -N --trace-time --trace FILE"],
     "11.guarded_length": ["UnprovenStreamError", "B) UnprovenStreamError whose outcome is incomplete"],
+    "12.sdk_silent": ["all the text, and no exception", "A) all the text, and no exception", "completed"],
+    "12.text_optional": [True, "yes"],
+    "12.stall": ["either", "C) either of them"],
+    "12.other_language": ["POST /faults/<name>/verdict", "B) POST /faults/<name>/verdict with JSON {client, outcome, text}"],
 }
 
 #: Natural right forms read in the Chinese edition (a Chinese option's words, Chinese aliases).

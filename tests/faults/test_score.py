@@ -14,7 +14,7 @@ import pytest
 from lesson_lib import StreamResult, consume
 from lesson_lib.faults import CATALOGUE
 from lesson_lib.faults.examples import example_request
-from lesson_lib.faults.score import NotAVerdict, ScoreError, ScoreTable, score
+from lesson_lib.faults.scoring import NotAVerdict, ScoreError, ScoreTable, score
 from lesson_lib.faults.server import FaultServer
 
 from .helpers import get
@@ -168,3 +168,12 @@ def test_a_server_that_cannot_be_reached_is_a_score_error() -> None:
     with pytest.raises(ScoreError) as raised:
         score(oracle, base_url=url)
     assert url in str(raised.value)
+
+
+def test_the_package_s_score_is_the_function_whatever_was_imported_first() -> None:
+    # A submodule named like the function would replace it on the package once imported (it was score.py).
+    import lesson_lib.faults as faults
+    from lesson_lib.faults import FaultServer, score  # noqa: F401  (FaultServer imports the server first)
+
+    assert callable(score) and score.__module__ == "lesson_lib.faults.scoring"
+    assert faults.score is score

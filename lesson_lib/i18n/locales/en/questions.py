@@ -282,4 +282,29 @@ STRINGS = {
     "questions.11.guarded_length.hints.C": "The service sent no error: the SDK has nothing to raise.",
     "questions.11.guarded_length.hints.D": "The guard never sends a request of its own.",
     "questions.11.guarded_length.explanation": "B: a length-cut answer is incomplete, not final, so the guard raises; catch it and read exc.outcome if a partial answer is still useful.",
+    # 12.sdk_silent
+    "questions.12.sdk_silent.prompt": "The openai SDK's usual loop (join delta.content until the stream ends) reads a body cut cleanly right after the chunk whose finish_reason is \"stop\", before data: [DONE]. What does the loop give its user? A) all the text, and no exception; B) openai.APIError; C) UnicodeDecodeError; D) an empty string",
+    "questions.12.sdk_silent.hint": "Where does the body end: inside a character, inside an event, or between two events? And what did the service send about an error?",
+    "questions.12.sdk_silent.hints.B": "The service sent no error chunk and no error status: what would the SDK make an APIError of?",
+    "questions.12.sdk_silent.hints.C": "The body ends between two events, after whole characters: what is there to decode wrongly?",
+    "questions.12.sdk_silent.hints.D": "The text chunks arrived before the cut. What happens to the ones the loop already joined?",
+    "questions.12.sdk_silent.explanation": "A: the SDK stops at the end of the body without a word, and its user cannot tell the text from a whole answer. The server grades that completed as wrong: only data: [DONE] proves this answer whole (lesson 04).",
+    # 12.text_optional
+    "questions.12.text_optional.prompt": "True or False: a verdict posted with the expected outcome and no \"text\" field is graded right.",
+    "questions.12.text_optional.hint": "What does the server compare when a client leaves the text out?",
+    "questions.12.text_optional.explanation": "True: the text is optional; without it only the outcome is graded. With it, the text must be the expected text exactly.",
+    # 12.stall
+    "questions.12.stall.prompt": "A fault's answer stops for longer than your client's idle timeout, then goes on and completes. Which verdicts does the server grade right? A) completed with the whole text, only; B) timed_out with the text so far, only; C) either of them; D) neither: truncated is expected",
+    "questions.12.stall.hint": "Think of two correct clients: one with an idle timeout shorter than the stall, one without. What does each see?",
+    "questions.12.stall.hints.A": "A client whose idle timeout is shorter than the stall gives up before the answer moves again. Has it concluded something false?",
+    "questions.12.stall.hints.B": "A client without an idle timeout waits, and every byte arrives, the terminal signal too. Is its verdict false?",
+    "questions.12.stall.hints.D": "Did the server end the body early? The answer goes on after the stall.",
+    "questions.12.stall.explanation": "C: the bytes prove the answer whole (completed), and a client that stopped waiting is right to say timed_out with the text it had: the entry lists timed_out in also.",
+    # 12.other_language
+    "questions.12.other_language.prompt": "A Go client has read a fault's stream. How does it tell the fault server its verdict? A) it cannot: only Python functions that score() runs are graded; B) POST /faults/<name>/verdict with JSON {{client, outcome, text}}; C) it prints the verdict, and boundary-lab faults reads its output; D) GET /scoreboard?verdict=...",
+    "questions.12.other_language.hint": "The server speaks HTTP and does not run your client. Which route takes a verdict?",
+    "questions.12.other_language.hints.A": "score() is one way to run a client; the server grades whatever it is sent over HTTP.",
+    "questions.12.other_language.hints.C": "The server never starts your program: it serves bytes and takes verdicts.",
+    "questions.12.other_language.hints.D": "The scoreboard is for reading the tallies; a verdict is sent to the fault's own route.",
+    "questions.12.other_language.explanation": "B: any language can POST JSON; the answer says whether it is right and what was expected, and GET /scoreboard tallies the verdicts by client name.",
 }
