@@ -283,14 +283,14 @@ MEASURED = {"00-05": 205, "06-10": 245}
 
 
 def test_the_time_estimates_add_up():
-    """Instructor guide: 'Working through everything alone takes about nine and a half to twelve hours: six
-    and three-quarters to nine and a sixth for the lessons, about two and two-thirds for the exercises', and
+    """Instructor guide: 'Working through everything alone takes about ten to twelve and a half hours: seven
+    and a sixth to nine and three-quarters for the lessons, about two and two-thirds for the exercises', and
     'New learners measured the upper half of the lessons' ranges (about 205 minutes for 00 to 05, about 245
-    for 06 to 10)' (00: '405 to 550 minutes, that is 6 h 45 min to 9 h 10 min, and about 2⅔ more'). Every
+    for 06 to 10)' (00: '430 to 585 minutes, that is 7 h 10 min to 9 h 45 min, and about 2⅔ more'). Every
     lesson states a range, the same in both editions and in both instructor guides' tables."""
     lessons = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
     exercises = sorted((ROOT / "notebooks" / "exercises").glob("*.ipynb"))
-    assert len(lessons) == 12 and len(exercises) == 4
+    assert len(lessons) == 13 and len(exercises) == 4
     ranges = {p.name[:2]: minutes(p) for p in lessons}
     assert all(low < high for low, high in ranges.values()), "every lesson states a range"
     for p in lessons:
@@ -307,17 +307,17 @@ def test_the_time_estimates_add_up():
         low, high = sum(r[0] for r in part), sum(r[1] for r in part)
         assert (low + high) / 2 <= measured <= high, "the measured time lies in the upper half of the range"
     low, high = sum(r[0] for r in ranges.values()), sum(r[1] for r in ranges.values())
-    assert (low, high) == (405, 550)
-    # the guide: 'six and three-quarters to nine and a sixth'
-    assert low / 60 == 6.75 and round(high / 60 * 6) / 6 == 9 + 1 / 6
-    assert divmod(low, 60) == (6, 45) and divmod(high, 60) == (9, 10)  # 00: '6 h 45 min to 9 h 10 min'
-    for lesson, words in (("00_start_here.ipynb", "405 to 550 minutes, that is 6 h 45 min to 9 h 10 min"),
-                          ("zh-CN/00_start_here.ipynb", "405 到 550 分钟，即 6 小时 45 分到 9 小时 10 分")):
+    assert (low, high) == (430, 585)
+    # the guide: 'seven and a sixth to nine and three-quarters'
+    assert round(low / 60 * 6) / 6 == 7 + 1 / 6 and high / 60 == 9.75
+    assert divmod(low, 60) == (7, 10) and divmod(high, 60) == (9, 45)  # 00: '7 h 10 min to 9 h 45 min'
+    for lesson, words in (("00_start_here.ipynb", "430 to 585 minutes, that is 7 h 10 min to 9 h 45 min"),
+                          ("zh-CN/00_start_here.ipynb", "430 到 585 分钟，即 7 小时 10 分到 9 小时 45 分")):
         assert words in (ROOT / "notebooks" / lesson).read_text(encoding="utf-8"), lesson
     exercise_minutes = sum(minutes(p)[1] for p in exercises)
     assert exercise_minutes == 160  # 'two and two-thirds'
-    # 'nine and a half to twelve hours': 9 h 25 min to 11 h 50 min, rounded to the half hour
-    assert round((low + exercise_minutes) / 30) / 2 == 9.5 and round((high + exercise_minutes) / 30) / 2 == 12
+    # 'ten to twelve and a half hours': 9 h 50 min to 12 h 25 min, rounded to the half hour
+    assert round((low + exercise_minutes) / 30) / 2 == 10 and round((high + exercise_minutes) / 30) / 2 == 12.5
 
 
 def test_the_workshop_serves_the_widget_lessons_on_loopback_without_code():

@@ -29,6 +29,8 @@ PUBLIC = {
     "lesson_lib.exercises",
     "lesson_lib.captures",
     "lesson_lib.guard",
+    "lesson_lib.faults",
+    "lesson_lib.teach.fault_scores",
 }
 
 

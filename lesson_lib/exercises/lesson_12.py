@@ -6,7 +6,7 @@ The prose (prompt, hints, explanation) is in the catalogues, ``questions.12.*`` 
 from . import register
 
 register(
-    "12.sdk_silent",
+    "12.sdk_after_finish",
     "choice",
     "4b0ff6a04dcba40e02aa594d4d8dddbdedfeadf4ffc1a5ca851c099ba5d69505",
     hints=("B", "C", "D"),
@@ -18,7 +18,7 @@ register(
     },
 )
 register(
-    "12.text_optional",
+    "12.verdict_without_text",
     "bool",
     "cbc78c2f695cf0a5b3b61d178907a93eceb1a56c58be85283f8ae795e39b4c39",
 )

@@ -63,7 +63,7 @@ ANTHROPIC: tuple[Fault, ...] = (
     entry("anthropic-invalid-utf8", anthropic, "01",
           "a byte 0xFF inside a text_delta: not UTF-8",
           invalid_utf8(anthropic, " Ångström fan.")),
-    entry("anthropic-gzip", anthropic, "06",
+    entry("anthropic-gzip", anthropic, "10",
           "Content-Encoding: gzip, each read compressed with a sync flush, whatever Accept-Encoding says",
           whole(anthropic, anthropic.answer, "completed", gzip=True)),
     entry("anthropic-reset-mid-event", anthropic, "06",

@@ -104,7 +104,7 @@ OPENAI_CHAT: tuple[Fault, ...] = (
     entry("openai-chat-no-charset", chat, "02",
           "Content-Type: text/event-stream without a charset: still UTF-8 (Å is C3 85: no NEL)",
           control(chat, charset=False)),
-    entry("openai-chat-gzip", chat, "06",
+    entry("openai-chat-gzip", chat, "10",
           "Content-Encoding: gzip, each read compressed with a sync flush, whatever Accept-Encoding says",
           whole(chat, chat.answer, "completed", gzip=True)),
     entry("openai-chat-reset-mid-event", chat, "06",

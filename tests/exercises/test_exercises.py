@@ -353,8 +353,8 @@ ANSWERS = {
     "11.raw_reads": _raw_body_reports_the_naive_view(),
     "11.capture": "B",
     "11.guarded_length": _guarded_sdk_on_a_length_cut(),
-    "12.sdk_silent": _sdk_on_a_body_cut_after_the_finish_reason(),
-    "12.text_optional": __import__("lesson_lib.faults", fromlist=["get_fault"])
+    "12.sdk_after_finish": _sdk_on_a_body_cut_after_the_finish_reason(),
+    "12.verdict_without_text": __import__("lesson_lib.faults", fromlist=["get_fault"])
     .get_fault("openai-chat-reset-mid-event")
     .expected.accepts("truncated", None),
     "12.stall": _right_verdicts_of_a_stall(),
@@ -1090,8 +1090,8 @@ NATURAL_FORMS = {
     "11.raw_reads": [False, "no"],
     "11.capture": ["curl --trace", "B) the same request with curl -N --trace-time --trace FILE"],
     "11.guarded_length": ["UnprovenStreamError", "B) UnprovenStreamError whose outcome is incomplete"],
-    "12.sdk_silent": ["all the text, and no exception", "A) all the text, and no exception", "completed"],
-    "12.text_optional": [True, "yes"],
+    "12.sdk_after_finish": ["all the text, and no exception", "A) all the text, and no exception", "completed"],
+    "12.verdict_without_text": [True, "yes"],
     "12.stall": ["either", "C) either of them"],
     "12.other_language": ["POST /faults/<name>/verdict", "B) POST /faults/<name>/verdict with JSON {client, outcome, text}"],
 }

@@ -282,17 +282,17 @@ STRINGS = {
     "questions.11.guarded_length.hints.C": "The service sent no error: the SDK has nothing to raise.",
     "questions.11.guarded_length.hints.D": "The guard never sends a request of its own.",
     "questions.11.guarded_length.explanation": "B: a length-cut answer is incomplete, not final, so the guard raises; catch it and read exc.outcome if a partial answer is still useful.",
-    # 12.sdk_silent
-    "questions.12.sdk_silent.prompt": "The openai SDK's usual loop (join delta.content until the stream ends) reads a body cut cleanly right after the chunk whose finish_reason is \"stop\", before data: [DONE]. What does the loop give its user? A) all the text, and no exception; B) openai.APIError; C) UnicodeDecodeError; D) an empty string",
-    "questions.12.sdk_silent.hint": "Where does the body end: inside a character, inside an event, or between two events? And what did the service send about an error?",
-    "questions.12.sdk_silent.hints.B": "The service sent no error chunk and no error status: what would the SDK make an APIError of?",
-    "questions.12.sdk_silent.hints.C": "The body ends between two events, after whole characters: what is there to decode wrongly?",
-    "questions.12.sdk_silent.hints.D": "The text chunks arrived before the cut. What happens to the ones the loop already joined?",
-    "questions.12.sdk_silent.explanation": "A: the SDK stops at the end of the body without a word, and its user cannot tell the text from a whole answer. The server grades that completed as wrong: only data: [DONE] proves this answer whole (lesson 04).",
-    # 12.text_optional
-    "questions.12.text_optional.prompt": "True or False: a verdict posted with the expected outcome and no \"text\" field is graded right.",
-    "questions.12.text_optional.hint": "What does the server compare when a client leaves the text out?",
-    "questions.12.text_optional.explanation": "True: the text is optional; without it only the outcome is graded. With it, the text must be the expected text exactly.",
+    # 12.sdk_after_finish
+    "questions.12.sdk_after_finish.prompt": "The openai SDK's usual loop (join delta.content until the stream ends) reads a body cut cleanly right after the chunk whose finish_reason is \"stop\", before data: [DONE]. What does the loop give its user? A) all the text, and no exception; B) openai.APIError; C) UnicodeDecodeError; D) an empty string",
+    "questions.12.sdk_after_finish.hint": "Where does the body end: inside a character, inside an event, or between two events? And what did the service send about an error?",
+    "questions.12.sdk_after_finish.hints.B": "The service sent no error chunk and no error status: what would the SDK make an APIError of?",
+    "questions.12.sdk_after_finish.hints.C": "The body ends between two events, after whole characters: what is there to decode wrongly?",
+    "questions.12.sdk_after_finish.hints.D": "The text chunks arrived before the cut. What happens to the ones the loop already joined?",
+    "questions.12.sdk_after_finish.explanation": "A: the SDK stops at the end of the body without a word, and its user cannot tell the text from a whole answer. The server grades that completed as wrong: only data: [DONE] proves this answer whole (lesson 04).",
+    # 12.verdict_without_text
+    "questions.12.verdict_without_text.prompt": "True or False: a verdict posted with the expected outcome and no \"text\" field is graded right.",
+    "questions.12.verdict_without_text.hint": "What does the server compare when a client leaves the text out?",
+    "questions.12.verdict_without_text.explanation": "True: the text is optional; without it only the outcome is graded. With it, the text must be the expected text exactly.",
     # 12.stall
     "questions.12.stall.prompt": "A fault's answer stops for longer than your client's idle timeout, then goes on and completes. Which verdicts does the server grade right? A) completed with the whole text, only; B) timed_out with the text so far, only; C) either of them; D) neither: truncated is expected",
     "questions.12.stall.hint": "Think of two correct clients: one with an idle timeout shorter than the stall, one without. What does each see?",
