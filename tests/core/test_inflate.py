@@ -20,6 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from lesson_lib import Outcome, StreamJudge, consume
 from lesson_lib.core.chunking import one_byte_chunks, split_at
 from lesson_lib.core.errors import (
     BoundaryError,
@@ -290,3 +291,63 @@ def test_feed_takes_bytes():
     with pytest.raises(TypeError, match="feed\\(\\) takes bytes, got str"):
         Inflater("gzip").feed("text")  # type: ignore[arg-type]
     assert Inflater("gzip").feed(bytearray(gzip.compress(b"x"))) == b"x"
+
+
+# --- consume over an inflating source: bad bytes are decode_error, a bound limit_exceeded, a cut truncated --
+
+
+def inflating(coding: str, reads: list[bytes], **options: int | None):
+    """The reads a client that inflates hands on: one piece per read (empty ones left out), what a read
+    inflated before bad data first, then the error; ``close()``'s error (a cut) at the end."""
+    inflater = Inflater(coding, **options)
+    for read in reads:
+        try:
+            piece = inflater.feed(read)
+        except InflateError as exc:
+            yield from exc.outputs
+            raise
+        if piece:
+            yield piece
+    yield inflater.close()
+
+
+CHAT = b"".join(
+    b'data: {"choices": [{"index": 0, "delta": {"content": "%s"}, "finish_reason": null}]}\n\n' % piece
+    for piece in ("café ".encode(), "你好".encode(), b" ok")
+)
+CHAT += b'data: {"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}\n\ndata: [DONE]\n\n'
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_consume_over_an_inflating_source_judges_the_same_in_every_chunking(data):
+    compressed = gzip.compress(CHAT)
+    whole = consume(inflating("gzip", data.draw(partitions(compressed))), "openai-chat")
+    assert whole.outcome is Outcome.COMPLETED and whole.text == "café 你好 ok"
+    corrupt = compressed[:-8] + bytes([compressed[-8] ^ 1]) + compressed[-7:]
+    chunkings = ([corrupt], one_byte_chunks(corrupt), data.draw(partitions(corrupt)))
+    results = [consume(inflating("gzip", reads), "openai-chat") for reads in chunkings]
+    for result in results:
+        assert result.outcome is Outcome.DECODE_ERROR and result.error is not None
+        assert result.error.kind == "InflateError" and result.error.offset == results[0].error.offset
+        assert len(corrupt) - 8 <= result.error.offset < len(corrupt) - 4  # the compressed offset
+        assert "at compressed byte offset" in result.error.message and result.text == "café 你好 ok"
+    cut = consume(inflating("gzip", data.draw(partitions(compressed[:-4]))), "openai-chat")
+    assert cut.outcome is Outcome.COMPLETED  # the terminal came at a clean boundary: the cut changes nothing
+    assert cut.error is not None and cut.error.kind == "IncompleteStreamError"  # but it is kept
+
+
+def test_a_cut_source_is_truncated_and_a_bound_is_limit_exceeded():
+    compressed = gzip.compress(CHAT)
+    for at in (40, len(compressed) // 2):
+        result = consume(inflating("gzip", [compressed[:at]]), "openai-chat")
+        assert result.outcome is Outcome.TRUNCATED and result.error is not None  # a cut, not bad bytes
+        assert result.error.kind == "IncompleteStreamError"
+    result = consume(inflating("gzip", [compressed], max_inflated_read=50), "openai-chat")
+    assert result.outcome is Outcome.LIMIT_EXCEEDED and result.error is not None
+    assert result.error.limit == "max_inflated_read" and 0 < result.error.offset <= len(compressed)
+    judge = StreamJudge("openai-chat")
+    judge.feed(CHAT[:30])
+    error = InflateError("gzip", b"\x00", "invalid block type", offset=7)
+    failed = judge.fail(error)
+    assert failed.outcome is Outcome.DECODE_ERROR and failed.error is not None and failed.error.offset == 7
