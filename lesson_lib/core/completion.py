@@ -17,7 +17,11 @@ proves:
   service just never said it was done);
 * what the stream contains never raises: invalid UTF-8 and malformed framing or JSON are ``decode_error``,
   a bound reached is ``limit_exceeded``, an in-band error is ``service_error``, an exception from the chunk
-  source (a network error) is ``truncated`` with the error recorded, and ``cancel`` gives ``cancelled``.
+  source (a network error) is ``truncated`` with the error recorded, and ``cancel`` gives ``cancelled``. A
+  source that decodes below the chunk boundary (a content coding: :mod:`lesson_lib.core.inflate`) and
+  raises :class:`~lesson_lib.core.errors.StreamDecodeError` or
+  :class:`~lesson_lib.core.errors.LimitExceededError` is judged as a parser raising it:
+  ``decode_error`` or ``limit_exceeded``, its offset as that layer gave it.
 
 The one question to ask before storing or acting on an answer is ``result.is_final``: ``completed`` AND
 ``end_verified`` (then, and only then, ``final_text`` is set). Branching on ``outcome`` alone accepts the cut
@@ -563,7 +567,12 @@ class _Run:
         """The chunk source raised: the body stopped where it was (truncated), with the error recorded.
 
         If one of the stream's timeouts has run out by now, the failure is that timeout (a sync read
-        timeout set from it raises here): ``timed_out``, naming the clock, with the exception's name."""
+        timeout set from it raises here): ``timed_out``, naming the clock, with the exception's name. A
+        source that decodes (a content coding) and raises a decode error or a limit is judged as a parser
+        raising it (:meth:`failed`): bad bytes are not a cut."""
+        if isinstance(exc, (StreamDecodeError, LimitExceededError)):
+            self.failed(exc)
+            return
         if self.timeouts is not None:
             clock = self.timeouts.expired()
             if clock is not None:
@@ -862,7 +871,9 @@ class StreamJudge:
 
     def fail(self, exc: Exception) -> StreamResult:
         """The source raised ``exc`` instead of the next read: ``truncated`` with the error recorded (or the
-        terminal's verdict, if the answer had already ended at a clean boundary), as :func:`consume`."""
+        terminal's verdict, if the answer had already ended at a clean boundary), as :func:`consume`; a
+        ``StreamDecodeError`` or ``LimitExceededError`` (a decoding source's) is ``decode_error`` or
+        ``limit_exceeded``, as :func:`consume` judges it."""
         run = self._run
         if run.outcome is None and not run.stop_before_read(self._cancelled):
             run.source_failed(exc)

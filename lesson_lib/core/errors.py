@@ -113,6 +113,26 @@ class TruncatedCharacterError(StreamDecodeError):
         )
 
 
+class InflateError(StreamDecodeError):
+    """Compressed bytes (the ``gzip`` or ``deflate`` content coding) that do not inflate: a bad header, an
+    invalid block, a checksum or length in a trailer that does not match, bytes after a deflate stream's
+    end (raised by :class:`~lesson_lib.core.inflate.Inflater`).
+
+    ``offset`` is an offset in the COMPRESSED body (as it crossed the wire), not in the inflated bytes the
+    parsers count: the byte at which the data stopped being a valid stream (``object`` holds that byte,
+    ``encoding`` the coding). ``outputs`` holds the bytes the failing call inflated before it, as one
+    ``bytes`` item (none if it inflated nothing).
+    """
+
+    def __init__(self, coding: str, bad: bytes, reason: str, *, offset: int) -> None:
+        super().__init__(bad, 0, len(bad), reason, offset=offset)
+        self.encoding = coding
+        self.message = f"corrupt {coding} data ({reason})"
+
+    def __str__(self) -> str:
+        return f"{self.message} at compressed byte offset {self.offset}"
+
+
 class LimitExceededError(BoundaryError):
     """A buffer bound was reached. Nothing was dropped: the parser stops here.
 

@@ -19,12 +19,12 @@ Each verb after the first that ends the watch does nothing. The report is made o
 from __future__ import annotations
 
 import time
-import zlib
 from collections.abc import Callable
-from typing import Any
 
 from ..core.completion import StreamJudge, StreamResult
 from ..core.contracts import Terminal, TextDelta
+from ..core.errors import IncompleteStreamError, InflateError, LimitExceededError
+from ..core.inflate import CODINGS, Inflater
 from .errors import GuardReport, UnprovenStreamError
 
 __all__ = ["UnjudgedEncodingError", "Watch"]
@@ -32,35 +32,6 @@ __all__ = ["UnjudgedEncodingError", "Watch"]
 
 class UnjudgedEncodingError(Exception):
     """The body's ``Content-Encoding`` is one the guard cannot undo (only gzip and deflate): unproven."""
-
-
-class _Inflate:
-    """gzip or deflate undone for the judge's eyes only. ``deflate`` is zlib-wrapped (RFC 1950) or, as
-    some servers send it, raw (RFC 1951): told apart by the first two bytes, held until both came."""
-
-    def __init__(self, encoding: str) -> None:
-        self.held = b""
-        self.inflate: Any = None
-        if encoding in ("gzip", "x-gzip"):
-            self.inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
-
-    def feed(self, data: bytes) -> bytes:
-        if self.inflate is None:
-            self.held += data
-            if len(self.held) < 2:
-                return b""
-            first, second = self.held[0], self.held[1]
-            wrapped = first & 0x0F == 8 and (first << 8 | second) % 31 == 0
-            self.inflate = zlib.decompressobj(zlib.MAX_WBITS if wrapped else -zlib.MAX_WBITS)
-            data, self.held = self.held, b""
-        return bytes(self.inflate.decompress(data))
-
-    def flush(self) -> bytes:
-        if self.inflate is None:  # fewer than two bytes in all: not a deflate stream
-            raise zlib.error("deflate body shorter than its header")
-        if not self.inflate.eof:
-            raise zlib.error("compressed body ended before its end")
-        return bytes(self.inflate.flush())
 
 
 class Watch:
@@ -93,9 +64,11 @@ class Watch:
         self.report: GuardReport | None = None
         encoding = content_encoding.strip().lower()
         self.unjudged: str | None = None
-        self.inflate: _Inflate | None = None
-        if encoding in ("gzip", "x-gzip", "deflate"):
-            self.inflate = _Inflate(encoding)
+        #: gzip or deflate undone for the judge's eyes only (the SDK gets the body as sent), by the core's
+        #: inflater: the judge sees the inflated bytes, and a body cut inside a member is a cut.
+        self.inflate: Inflater | None = None
+        if encoding in CODINGS:
+            self.inflate = Inflater(encoding)
         elif encoding not in ("", "identity"):
             self.unjudged = encoding
 
@@ -121,7 +94,9 @@ class Watch:
             return
         try:
             data = chunk if self.inflate is None else self.inflate.feed(chunk)
-        except zlib.error as exc:
+        except (InflateError, LimitExceededError) as exc:  # corrupt data, or a read that inflates too much
+            for inflated in exc.outputs:  # what the read inflated before bad data: the same in every cut
+                self.judge.feed(inflated)
             self._end(self.judge.fail(exc), "decided", raise_=True)
             return
         signals = self.judge.feed(data)
@@ -142,9 +117,12 @@ class Watch:
             return
         if self.inflate is not None and self.unjudged is None:
             try:
-                rest = self.inflate.flush()
-            except zlib.error as exc:
-                self._end(self.judge.fail(exc), "error", raise_=True)
+                rest = self.inflate.close()
+            except IncompleteStreamError as exc:  # the body ended inside a member: a cut, as a transport's
+                for inflated in exc.outputs:
+                    self.judge.feed(inflated)
+                result = self.judge.fail(exc)
+                self._end(result, "error", raise_=not result.is_final)
                 return
             if rest:
                 self.judge.feed(rest)

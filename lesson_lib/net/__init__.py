@@ -6,6 +6,7 @@ page, correct and faulty). Needs the ``net`` extra (httpx, starlette, uvicorn).
 """
 
 from .http import (
+    CompressedBodyCutError,
     ContentEncodingError,
     HTTPAReads,
     HTTPReads,
@@ -59,6 +60,7 @@ __all__ = [
     "STATIC_DIR",
     "STREAM_HEADERS",
     "VARIANTS",
+    "CompressedBodyCutError",
     "ContentEncodingError",
     "Emit",
     "HTTPAReads",

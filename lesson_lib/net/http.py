@@ -1,9 +1,9 @@
 """Feeding lesson_lib from a real HTTP response, with httpx.
 
 The reads are ``response.iter_raw()``: the body bytes exactly as the transport handed them over, not
-re-cut into lines or text. Everything above the chunk boundary is
-:func:`~lesson_lib.core.completion.consume`'s
-job, so this module only opens, reads and closes:
+re-cut into lines or text (a gzip or deflate body inflated read by read: see "Compression" below).
+Everything above the chunk boundary is :func:`~lesson_lib.core.completion.consume`'s job, so this module
+only opens, reads and closes:
 
 * :class:`HTTPReads` (made by :func:`open_reads`) is one response's body as an iterable of reads with a
   ``close()``. It records every read's size in :attr:`HTTPReads.sizes`; ``consume`` also counts them in
@@ -54,11 +54,11 @@ What is raised, and what is an outcome (the same in the sync and the async funct
 unknown contract, a bad option or limit) raises ``ValueError``/``TypeError`` before any request is sent
 (against a real API a request is billed); a failure before there is a response to read (connection refused,
 httpx's own timeout running out while connecting or before the headers: ``httpx.ConnectTimeout`` or
-``httpx.ReadTimeout``, an HTTP error status, a compressed body) raises, as httpx does: there is no stream yet
-to have an outcome. The one exception is the deadline, a stream clock: when it runs out before or during the
-headers the result is ``timed_out`` (``deadline``). Everything once the headers are in is the
-:class:`StreamResult`'s outcome (a transport error in the body, httpx's read timeout included, is
-``truncated``, with the exception's name in ``error.kind``).
+``httpx.ReadTimeout``, an HTTP error status, a content coding other than gzip and deflate) raises, as httpx
+does: there is no stream yet to have an outcome. The one exception is the deadline, a stream clock: when it
+runs out before or during the headers the result is ``timed_out`` (``deadline``). Everything once the
+headers are in is the :class:`StreamResult`'s outcome (a transport error in the body, httpx's read timeout
+included, is ``truncated``, with the exception's name in ``error.kind``).
 
 What a blocked sync read cannot do. A thread blocked in ``recv()`` cannot be interrupted by a clock in that
 thread, and httpx 0.28 (httpcore 1.0) takes a request's read timeout once per phase (once for the headers,
@@ -77,21 +77,37 @@ reads: a read that blocks returns when it returns. Tolerance: a clock fires with
 ``tests/net/test_timeouts.py`` allows 0.7 s.
 
 Compression. httpx asks for ``Accept-Encoding: gzip, deflate`` by default and decodes in ``iter_bytes()``;
-this module reads ``iter_raw()``, so it asks for ``Accept-Encoding: identity`` instead (unless the caller
-sets the header), and if a server compresses anyway it raises :class:`ContentEncodingError`, naming the
-``Content-Encoding``, before reading the body. Decoding gzip here was the alternative, rejected because:
+this module reads ``iter_raw()`` and asks for ``Accept-Encoding: identity`` (unless the caller sets the
+header), because the course wants the reads as sent: every offset ``lesson_lib`` reports (an invalid byte,
+a limit, a drop) is then an offset in the body as it crossed the wire, each read's size is the
+transport's, and there is no compressor's boundary below the chunk (a compressed read can inflate to no
+bytes or to many) for the lessons to teach first. A compressor also holds output until its block fills
+unless the server flushes it per event, so a compressing server or proxy risks the "buffering proxy"
+failure of an event stream (nothing arrives, then much at once). ``identity`` is the token for "no content
+coding"; a request that lists no other coding makes every other one unacceptable, and the server then
+SHOULD send the content without a coding (RFC 9110, section 12.5.3).
 
-* every offset ``lesson_lib`` reports (an invalid byte, a limit, a drop) is an offset in the body as it
-  crossed the wire, and each read's size is the transport's; under compression both would describe a
-  decompressed stream nobody can see on the wire, and a compressed read can decode to zero bytes or to
-  many, a boundary below the character one that the lessons would then have to hide or teach first;
-* a compressor holds output until its block fills unless the server flushes it per event, so a compressing
-  server or proxy risks the "buffering proxy" failure of an event stream (nothing arrives, then much at
-  once): better found and switched off than absorbed.
+A server or proxy may compress anyway (the fault catalogue's ``openai-chat-gzip`` and ``anthropic-gzip``
+do), and a caller may ask for gzip. Browsers and the official SDKs read gzip and deflate, and so does this
+module (:mod:`lesson_lib.net.content_coding` over :class:`~lesson_lib.core.inflate.Inflater`, for
+``Content-Encoding: gzip``, ``x-gzip`` or ``deflate`` in any case), the same in the sync and the async
+readers and the resume functions:
 
-``identity`` is the token for "no content coding"; a request that lists no other coding makes every other
-one unacceptable, and the server then SHOULD send the content without a coding (RFC 9110, section 12.5.3).
-A server or proxy that compresses anyway is named in the error.
+* each raw read is inflated and handed on as one read (a read that inflates to nothing is left out), so
+  ``consume`` sees the inflated bytes: its offsets, ``stats.bytes`` and ``stats.reads`` count those, while
+  :attr:`HTTPReads.sizes` keeps the raw reads' sizes (the wire's);
+* a body that the transport ended cleanly inside a gzip member or a deflate stream was cut: its reads end
+  with :class:`CompressedBodyCutError`, an ``httpx.RemoteProtocolError`` as for a chunked body without its
+  last chunk, so the outcome is ``truncated`` (``error.kind`` ``"CompressedBodyCutError"``) and a resume
+  function reconnects. A member's end proves the compressor finished its input, not that the service
+  finished the answer: the contract's terminal signal still decides (a proxy that compresses a stream it
+  got cut ends its member cleanly);
+* data that does not inflate is ``decode_error`` (``error.kind`` ``"InflateError"``), and a raw read that
+  inflates to more than ``max_inflated_read`` bytes (:data:`MAX_INFLATED_READ`, 16 MiB, by default:
+  :func:`open_reads`) is ``limit_exceeded``; both name an offset in the compressed body, and a
+  reconnection does not repair them (:data:`~lesson_lib.net.resumption.UNREPAIRABLE`);
+* another coding (``br``, ``zstd``, ``compress``) or a list of codings (``gzip, br``) raises
+  :class:`ContentEncodingError`, naming the ``Content-Encoding``, before the body is read.
 """
 
 from __future__ import annotations
@@ -130,9 +146,11 @@ from ..core.completion import (
 )
 from ..core.contracts import Signal
 from ..core.errors import BoundaryError
-from ..core.options import check_number
+from ..core.inflate import MAX_INFLATED_READ
+from ..core.options import check_int, check_number
 from ..core.sse import Event, SSEParser
 from ..i18n import text as _t
+from .content_coding import BodyDecoder, CompressedBodyCutError, ContentEncodingError, body_coding
 from .resumption import (
     EventReader,
     LastEventIDPlan,
@@ -145,6 +163,8 @@ from .resumption import (
 from .resumption import default_resume_url as _default_resume_url
 
 __all__ = [
+    "MAX_INFLATED_READ",
+    "CompressedBodyCutError",
     "ContentEncodingError",
     "HTTPAReads",
     "HTTPReads",
@@ -166,23 +186,6 @@ __all__ = [
 
 #: The longest ``timeout`` (seconds) a request accepts: per connect and per read, not for the whole stream.
 MAX_TIMEOUT = 3600.0
-
-
-class ContentEncodingError(httpx.DecodingError):
-    """The server compressed the body (``Content-Encoding``) although ``identity`` was asked for.
-
-    ``content_encoding`` is the header's value. Raised by :func:`open_reads` after closing the response,
-    before any body byte is read (see the module docstring for why the body is not decompressed).
-    """
-
-    def __init__(self, content_encoding: str, *, request: httpx.Request | None = None) -> None:
-        super().__init__(
-            f"the response has Content-Encoding: {content_encoding}; lesson_lib reads the body as sent "
-            "(iter_raw) and asked for Accept-Encoding: identity, so it does not decompress it: have the "
-            "server or proxy send this stream uncompressed",
-            request=request,
-        )
-        self.content_encoding = content_encoding
 
 
 # --- the decisions both drivers share (no I/O) -----------------------------------------------------------
@@ -220,12 +223,11 @@ def _as_headers(sent: dict[str, str | bytes]) -> Mapping[str, str]:
 
 def _check_response(response: httpx.Response, request: httpx.Request) -> None:
     """Raise if the body is not to be read: ``httpx.HTTPStatusError`` for a status other than 2xx,
-    :class:`ContentEncodingError` for a compressed body. The caller closes the response."""
+    :class:`ContentEncodingError` for a content coding other than gzip and deflate (or a list of them).
+    The caller closes the response."""
     if not response.is_success:
         response.raise_for_status()
-    encoding = response.headers.get("Content-Encoding", "identity").strip()
-    if encoding.lower() not in ("", "identity"):
-        raise ContentEncodingError(encoding, request=request)
+    body_coding(response.headers.get("Content-Encoding"), request=request)
 
 
 def _header_bound(base: httpx.Timeout, deadline_left: float | None) -> httpx.Timeout:
@@ -309,15 +311,31 @@ class _Body(Generic[_ClientT]):
 
     _repr_key = ""
 
-    def __init__(self, response: httpx.Response, own_client: _ClientT | None = None) -> None:
+    def __init__(
+        self,
+        response: httpx.Response,
+        own_client: _ClientT | None = None,
+        max_inflated_read: int | None = MAX_INFLATED_READ,
+    ) -> None:
         self.response = response
-        self.sizes: list[int] = []  # the size of every read, in arrival order
+        self.sizes: list[int] = []  # the size of every raw read (as it crossed the wire), in arrival order
         self._own_client: _ClientT | None = own_client
+        self._max_inflated_read = max_inflated_read
         self._closed = False
 
     @property
     def closed(self) -> bool:
         return self._closed
+
+    @property
+    def content_coding(self) -> str | None:
+        """The coding undone read by read: ``"gzip"``, ``"deflate"``, or ``None`` (the body as sent)."""
+        return body_coding(self.response.headers.get("Content-Encoding"))
+
+    def _decoder(self) -> BodyDecoder:
+        """The decoder of this body's raw reads (made when the iteration starts)."""
+        request = self.response.request
+        return BodyDecoder(self.content_coding, max_inflated_read=self._max_inflated_read, request=request)
 
     def _repr_fields(self) -> dict[str, object]:
         """The fields of the repr (status, reads so far, open or closed); each driver names its own key."""
@@ -409,16 +427,34 @@ class HTTPReads(_Body[httpx.Client]):
         response: httpx.Response,
         own_client: httpx.Client | None = None,
         *,
+        max_inflated_read: int | None = MAX_INFLATED_READ,
         _guard: tuple[_Watchdog, _Clocks] | None = None,
     ) -> None:
-        super().__init__(response, own_client)
+        super().__init__(response, own_client, max_inflated_read)
         self._guard = _guard
 
     def __iter__(self) -> Iterator[bytes]:
+        """The body's reads, decoded: one piece per raw read (a gzip or deflate read that inflates to
+        nothing is left out); a compressed body that ends inside a member raises
+        :class:`CompressedBodyCutError` after its last piece."""
+        decoder = self._decoder()
+        for read in self._raw():
+            self.sizes.append(len(read))
+            piece, error = decoder.feed(read)
+            if piece:
+                yield piece
+            if error is not None:
+                raise error
+        piece, error = decoder.end()
+        if piece:
+            yield piece
+        if error is not None:
+            raise error
+
+    def _raw(self) -> Iterator[bytes]:
+        """The raw reads (``iter_raw``), each bounded by the watchdog when the stream has clocks."""
         if self._guard is None:
-            for read in self.response.iter_raw():
-                self.sizes.append(len(read))
-                yield read
+            yield from self.response.iter_raw()
             return
         watchdog, clocks = self._guard
         raw = self.response.iter_raw()
@@ -438,7 +474,6 @@ class HTTPReads(_Body[httpx.Client]):
                 raise httpx.ReadTimeout("the nearest stream clock ran out during the read")
             if chunk is None:
                 return
-            self.sizes.append(len(chunk))
             yield chunk
 
     def close(self) -> None:
@@ -470,6 +505,7 @@ def open_reads(
     client: httpx.Client | None = None,
     timeout: float = 10.0,
     read_timeout: float | None = None,
+    max_inflated_read: int | None = MAX_INFLATED_READ,
 ) -> HTTPReads:
     """Send the request and return the response body as :class:`HTTPReads`, not read yet.
 
@@ -477,13 +513,16 @@ def open_reads(
     a stalled stream cannot hang the caller (it is the timeout of the client made for the call; a caller's
     ``client`` keeps its own); ``read_timeout`` (seconds), if given, bounds each read instead (the
     headers' reads too: httpx takes one read timeout per request). The request asks for ``Accept-Encoding:
-    identity`` unless ``headers`` set that header. Bad arguments raise ``ValueError``/``TypeError`` before
-    any I/O. Raises ``httpx.HTTPStatusError`` for a non-2xx status and :class:`ContentEncodingError` for a
-    compressed body (after closing the response), and httpx's own errors for a failed connection.
+    identity`` unless ``headers`` set that header. A gzip or deflate body is inflated read by read, each
+    raw read to at most ``max_inflated_read`` bytes (``None``: no bound; see the module's "Compression").
+    Bad arguments raise ``ValueError``/``TypeError`` before any I/O. Raises ``httpx.HTTPStatusError`` for
+    a non-2xx status and :class:`ContentEncodingError` for a content coding other than gzip and deflate
+    (after closing the response), and httpx's own errors for a failed connection.
     """
     sent = _check_request(url, method, headers, client, timeout)
     check_number("read_timeout", read_timeout, minimum=0, maximum=MAX_TIMEOUT, low_open=True, none=True)
-    return _open_reads(url, method, json, sent, client, timeout, read_timeout, None)
+    check_int("max_inflated_read", max_inflated_read, minimum=1, none=True)
+    return _open_reads(url, method, json, sent, client, timeout, read_timeout, None, max_inflated_read)
 
 
 def _open_reads(
@@ -495,6 +534,7 @@ def _open_reads(
     timeout: float,
     read_timeout: float | None,
     clocks: _Clocks | None,
+    max_inflated_read: int | None = MAX_INFLATED_READ,
 ) -> HTTPReads:
     """:func:`open_reads` after its checks; with ``clocks``, under a :class:`_Watchdog` (see the module)."""
     own = httpx.Client(**_own_client_options(timeout)) if client is None else None
@@ -530,7 +570,7 @@ def _open_reads(
             own.close()
         raise
     guard = None if watchdog is None or clocks is None else (watchdog, clocks)
-    reads = HTTPReads(response, own, _guard=guard)
+    reads = HTTPReads(response, own, max_inflated_read=max_inflated_read, _guard=guard)
     try:
         _check_response(response, request)
     except BaseException:
@@ -655,13 +695,30 @@ class HTTPAReads(_Body[httpx.AsyncClient]):
     def __repr__(self) -> str:
         return _t("http.repr.async", **self._repr_fields())
 
-    def __init__(self, response: httpx.Response, own_client: httpx.AsyncClient | None = None) -> None:
-        super().__init__(response, own_client)
+    def __init__(
+        self,
+        response: httpx.Response,
+        own_client: httpx.AsyncClient | None = None,
+        *,
+        max_inflated_read: int | None = MAX_INFLATED_READ,
+    ) -> None:
+        super().__init__(response, own_client, max_inflated_read)
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
-        async for chunk in self.response.aiter_raw():
-            self.sizes.append(len(chunk))
-            yield chunk
+        """:meth:`HTTPReads.__iter__` over ``aiter_raw()``: the same pieces, the same errors."""
+        decoder = self._decoder()
+        async for read in self.response.aiter_raw():
+            self.sizes.append(len(read))
+            piece, error = decoder.feed(read)
+            if piece:
+                yield piece
+            if error is not None:
+                raise error
+        piece, error = decoder.end()
+        if piece:
+            yield piece
+        if error is not None:
+            raise error
 
     async def aclose(self) -> None:
         """Close the response (and an own client). Idempotent; completes even if cancelled meanwhile."""
@@ -689,13 +746,16 @@ async def open_areads(
     headers: Mapping[str, str | bytes] | None = None,
     client: httpx.AsyncClient | None = None,
     timeout: float = 10.0,
+    max_inflated_read: int | None = MAX_INFLATED_READ,
 ) -> HTTPAReads:
     """:func:`open_reads` over ``httpx.AsyncClient``: send the request, return the unread body.
 
-    The same checks (before any I/O), the same ``Accept-Encoding: identity``, the same errors; a
-    cancellation while connecting closes what was opened and propagates.
+    The same checks (before any I/O), the same ``Accept-Encoding: identity``, the same decoding of a gzip
+    or deflate body, the same errors; a cancellation while connecting closes what was opened and
+    propagates.
     """
     sent = _check_request(url, method, headers, client, timeout, httpx.AsyncClient)
+    check_int("max_inflated_read", max_inflated_read, minimum=1, none=True)
     own = httpx.AsyncClient(**_own_client_options(timeout)) if client is None else None
     http = own if own is not None else client
     assert http is not None
@@ -706,7 +766,7 @@ async def open_areads(
         if own is not None:
             await own.aclose()
         raise
-    reads = HTTPAReads(response, own)
+    reads = HTTPAReads(response, own, max_inflated_read=max_inflated_read)
     try:
         _check_response(response, request)
     except BaseException:
@@ -866,8 +926,9 @@ def resume_sse(
     Before each reconnection it waits the stream's last valid ``retry`` (milliseconds), else ``retry_ms``,
     never more than ``max_wait`` seconds. It stops when the stream is done: with a ``contract``, when
     ``consume`` of the events so far is no longer ``truncated``; without one, at an end of body that falls at
-    an event boundary. It also stops at invalid UTF-8, a limit or a compressed body (reconnecting would not
-    repair those: :data:`~lesson_lib.net.resumption.UNREPAIRABLE`), at an HTTP error status, and, unless
+    an event boundary. It also stops at invalid UTF-8, a limit, a content coding it does not read or
+    compressed data that does not inflate (reconnecting would not repair those:
+    :data:`~lesson_lib.net.resumption.UNREPAIRABLE`), at an HTTP error status, and, unless
     ``resend_without_id``, when no event ID arrived: then the only retry is the same request again.
     With ``resend_without_id`` that request is sent again, and once it is answered the events of the earlier
     attempts are discarded (:attr:`Resumed.discarded_events`): it is a new answer, not the rest of the old.

@@ -14,8 +14,9 @@ connection (the protocol is a state machine; the caller owns the sockets):
   :meth:`~ResumePlan.record`; :meth:`~ResumePlan.result` is the :class:`Resumed` at the end.
 
 What a reconnection cannot repair is one list, :data:`UNREPAIRABLE`, read by :func:`cannot_repair` for
-every plan: a byte stream that is not UTF-8, a limit, a body the server compressed (it would be compressed
-again), and any HTTP error status.
+every plan: a byte stream that is not UTF-8, a limit, a body in a content coding lesson_lib does not read
+(it would come so again), compressed data that does not inflate, and any HTTP error status. A gzip or
+deflate body cut inside a member is a cut like any other (``CompressedBodyCutError``): worth a retry.
 
 Nothing here opens a socket, sleeps or imports httpx: the plans are tested on their own, for any sequence
 of attempts, and the sync and async drivers in :mod:`lesson_lib.net.http` differ only in the I/O they do.
@@ -31,7 +32,13 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ..core.completion import Outcome, StreamResult, check_options, consume
-from ..core.errors import BoundaryError, LimitExceededError, StreamDecodeError, TruncatedCharacterError
+from ..core.errors import (
+    BoundaryError,
+    InflateError,
+    LimitExceededError,
+    StreamDecodeError,
+    TruncatedCharacterError,
+)
 from ..core.options import check_int, check_number
 from ..core.sse import Event, SSEParser
 from .replay import encode_events
@@ -51,11 +58,12 @@ __all__ = [
 ]
 
 #: The names of the endings (:attr:`ResumeAttempt.ended`) a new connection cannot repair: the same bytes
-#: would come again. ``ContentEncodingError`` is :class:`lesson_lib.net.http.ContentEncodingError` (the
-#: server compressed the body although ``identity`` was asked for); an HTTP error status (``"HTTP 503"``) is
-#: not repaired either (:func:`cannot_repair`).
+#: would come again. ``ContentEncodingError`` is :class:`lesson_lib.net.http.ContentEncodingError` (a
+#: content coding other than gzip and deflate, or a list of them); ``InflateError`` is gzip or deflate data
+#: that does not inflate; an HTTP error status (``"HTTP 503"``) is not repaired either
+#: (:func:`cannot_repair`).
 UNREPAIRABLE: Final[frozenset[str]] = frozenset(
-    {StreamDecodeError.__name__, LimitExceededError.__name__, "ContentEncodingError"}
+    {StreamDecodeError.__name__, InflateError.__name__, LimitExceededError.__name__, "ContentEncodingError"}
 )
 
 #: The longest wait (seconds) before a reconnection that ``max_wait`` accepts.

@@ -303,6 +303,29 @@ def test_gzip_and_deflate_bodies_are_judged_on_their_inflated_bytes(size):
     assert isinstance(raised, UnprovenStreamError)
 
 
+@pytest.mark.parametrize("size", [1, 7, 4096])
+def test_the_guard_inflates_with_the_cores_inflater_in_every_cut(size):
+    """Several gzip members, x-gzip in any case; corrupt data and a cut inside a member, as the core's
+    Inflater and lesson_lib.net judge them (one decoder for the project)."""
+    whole = load("openai-chat/completed").body
+    half = len(whole) // 2
+    members = gzip.compress(whole[:half]) + gzip.compress(whole[half:])
+    reports, raised = watched(members, "X-GZIP", size)
+    assert raised is None and reports[0].is_final and reports[0].bytes == len(members)
+    compressed = gzip.compress(whole)
+    corrupt = compressed[:-8] + bytes([compressed[-8] ^ 1]) + compressed[-7:]  # the CRC-32
+    reports, raised = watched(corrupt, "gzip", size)
+    assert isinstance(raised, UnprovenStreamError) and raised.error_kind == "InflateError"
+    assert raised.outcome is Outcome.DECODE_ERROR and len(corrupt) - 8 <= raised.offset < len(corrupt) - 4
+    assert reports[0].ended == "decided"
+    # cut inside the member but after [DONE] at a clean boundary (the trailer lost): the answer was whole
+    reports, raised = watched(compressed[:-8], "gzip", size)
+    assert raised is None and reports[0].is_final and reports[0].error_kind == "IncompleteStreamError"
+    reports, raised = watched(compressed[: len(compressed) // 2], "gzip", size)
+    assert isinstance(raised, UnprovenStreamError) and raised.outcome is Outcome.TRUNCATED
+    assert raised.error_kind == "IncompleteStreamError" and reports[0].ended == "error"
+
+
 def test_an_encoding_the_guard_cannot_undo_is_unproven_not_passed():
     _reports, raised = watched(b"\x00\x01", "br", 1)
     assert isinstance(raised, UnprovenStreamError) and raised.error_kind == "UnjudgedEncodingError"

@@ -6,31 +6,43 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import http.server
+import itertools
 import json
 import threading
 import zlib
+from typing import Any
 
 import httpx
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lesson_lib import Event, Outcome, SSEParser, StreamResult, consume, parse_sse
+from lesson_lib import Event, Outcome, SSEParser, StreamResult, aconsume, consume, parse_sse
 from lesson_lib.captures import load, manifest
-from lesson_lib.core.chunking import random_cuts
+from lesson_lib.core.chunking import random_cuts, split_at
 from lesson_lib.core.contracts import TextDelta
 from lesson_lib.core.decoding import naive_decode
+from lesson_lib.core.errors import InflateError
+from lesson_lib.core.inflate import Inflater
+from lesson_lib.faults import get_fault
 from lesson_lib.net.http import (
     ContentEncodingError,
     HTTPReads,
+    Resumed,
+    aresume_responses,
+    aresume_sse,
     astream_http,
+    open_areads,
     open_reads,
     read_events,
+    resume_responses,
     resume_sse,
     stream_http,
     stream_http_updates,
 )
 from lesson_lib.net.replay import ReplayServer, encode_events
+from tests.faults.catalogue_support import proper
+from tests.net.test_resume_protocols import RESPONSES_BODY
 from tests.strategies import partitions, sse_streams
 
 CONTENT_TYPES = {"sse": "text/event-stream; charset=utf-8", "ndjson": "application/x-ndjson"}
@@ -324,17 +336,64 @@ def test_resume_body_is_the_events_written_back():
 # --- hardening: compression, arguments before I/O, what a read completed before an error ------------------
 
 
-class _CompressingServer(http.server.ThreadingHTTPServer):
-    """A loopback server that gzips or deflates its chunked SSE body: when asked (``force=None``), or always;
-    with ``status``, its status (a refusal: ``503``).
+def wire_pieces(
+    body: bytes,
+    wbits: int,
+    *,
+    members: bool = False,
+    cut_after: int | None = None,
+    corrupt_at: int | None = None,
+) -> list[bytes]:
+    """``body`` in 50-byte pieces, each compressed and flushed (Z_SYNC_FLUSH) on its own, as a streaming
+    server sends it: the chunks of a compressed body. ``members``: each piece its own gzip member.
+    ``cut_after``: only the pieces that start before that offset of ``body``, and no final flush (the member
+    never ends). ``corrupt_at``: that byte of the compressed body flipped."""
+    plain = [body[start : start + 50] for start in range(0, len(body), 50)]
+    if cut_after is not None:
+        plain = plain[: -(-cut_after // 50)]
+    if members:
+        pieces = [zlib.compress(piece, wbits=wbits) for piece in plain]
+    else:
+        packer = zlib.compressobj(wbits=wbits)
+        pieces = [packer.compress(piece) + packer.flush(zlib.Z_SYNC_FLUSH) for piece in plain]
+        if cut_after is None:
+            pieces.append(packer.flush())
+    if corrupt_at is not None:
+        joined = bytearray(b"".join(pieces))
+        joined[corrupt_at] ^= 0x01
+        pieces = split_at(bytes(joined), itertools.accumulate(len(p) for p in pieces[:-1]))
+    return [piece for piece in pieces if piece]
 
-    Each piece is compressed and flushed (Z_SYNC_FLUSH) on its own, as a streaming server does.
+
+class _CompressingServer(http.server.ThreadingHTTPServer):
+    """A loopback server that sends its SSE body chunked with ``Content-Encoding: <encoding>``: when asked
+    (``force=False``: the request's Accept-Encoding names it), or always; with ``status``, its status (a
+    refusal: ``503``). Otherwise the body goes as it is.
+
+    The compressed chunks are :attr:`pieces`: ``pieces`` if given (a fault's plan), else
+    :func:`wire_pieces` of ``body`` (``wbits``: 31 for a gzip ``encoding``, else 15; ``-15`` is raw deflate)
+    with ``members``, ``cut_after`` and ``corrupt_at``. The chunked body always ends with its last chunk: a
+    cut is inside the compressed member, not in the transfer encoding. A ``br`` or ``zstd`` label sends
+    gzip bytes (a client that refuses the coding never reads them).
     """
 
     daemon_threads = True
 
-    def __init__(self, body: bytes, encoding: str, force: bool, status: int = 200) -> None:
+    def __init__(
+        self,
+        body: bytes,
+        encoding: str,
+        force: bool,
+        status: int = 200,
+        *,
+        wbits: int | None = None,
+        pieces: list[bytes] | None = None,
+        **wire: Any,
+    ) -> None:
         self.body, self.encoding, self.force, self.status = body, encoding, force, status
+        if wbits is None:
+            wbits = 31 if "gzip" in encoding.lower() or encoding in ("br", "zstd") else 15
+        self.pieces = pieces if pieces is not None else wire_pieces(body, wbits, **wire)
         self.accept_encodings: list[str | None] = []
         super().__init__(("127.0.0.1", 0), _CompressingHandler)
         threading.Thread(target=self.serve_forever, args=(0.05,), daemon=True).start()
@@ -342,6 +401,13 @@ class _CompressingServer(http.server.ThreadingHTTPServer):
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.server_address[1]}/"
+
+    @property
+    def compressed(self) -> bytes:
+        return b"".join(self.pieces)
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """Quiet: a client that refuses the coding closes without reading the body (a broken pipe here)."""
 
     def __enter__(self) -> _CompressingServer:
         return self
@@ -373,16 +439,15 @@ class _CompressingHandler(http.server.BaseHTTPRequestHandler):
         if compress:
             self.send_header("Content-Encoding", server.encoding)
         self.end_headers()
-        packer = zlib.compressobj(wbits=31 if server.encoding == "gzip" else 15)
-        for start in range(0, len(server.body), 50):
-            piece = server.body[start : start + 50]
-            if compress:
-                piece = packer.compress(piece) + packer.flush(zlib.Z_SYNC_FLUSH)
+        plain = [server.body[start : start + 50] for start in range(0, len(server.body), 50)]
+        pieces = server.pieces if compress else plain
+        for piece in pieces:
             self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece))
-        if compress:
-            tail = packer.flush()
-            self.wfile.write(b"%x\r\n%s\r\n" % (len(tail), tail))
+            self.wfile.flush()
         self.wfile.write(b"0\r\n\r\n")
+
+
+SMALL_TEXT = "你好，Ångström café 🙂完成"
 
 
 @pytest.mark.parametrize("encoding", ["gzip", "deflate"])
@@ -394,32 +459,150 @@ def test_identity_is_asked_for_so_a_server_that_honours_it_sends_the_body_as_is(
             assert response.headers["Content-Encoding"] == encoding
             assert b"".join(response.iter_raw()) != SMALL
     assert server.accept_encodings[0] == "identity"
-    assert result.outcome is Outcome.COMPLETED and result.text == "你好，Ångström café 🙂完成"
+    assert result.outcome is Outcome.COMPLETED and result.text == SMALL_TEXT
     assert result.stats.bytes == len(SMALL)  # the raw body, every read its wire size
 
 
-@pytest.mark.parametrize("encoding", ["gzip", "deflate"])
-def test_a_server_that_compresses_anyway_is_named_before_the_body_is_read(encoding):
+def read(asynchronous: bool, url: str, contract: str = "openai-chat", **options: Any) -> StreamResult:
+    """``stream_http`` or ``astream_http``: the same call, sync or async."""
+    if asynchronous:
+        return asyncio.run(astream_http(url, contract, **options))
+    return stream_http(url, contract, **options)
+
+
+SYNC_ASYNC = pytest.mark.parametrize("asynchronous", [False, True], ids=["sync", "async"])
+#: (the Content-Encoding sent, zlib's wbits): gzip in any case and as x-gzip, deflate zlib-wrapped and raw.
+CODINGS = [("gzip", 31), ("x-gzip", 31), ("GZIP", 31), ("deflate", 15), ("Deflate", -15)]
+
+
+@SYNC_ASYNC
+@pytest.mark.parametrize("encoding, wbits", CODINGS)
+def test_a_gzip_or_deflate_body_sent_anyway_is_read_as_browsers_read_it(asynchronous, encoding, wbits):
+    with _CompressingServer(SMALL, encoding, force=True, wbits=wbits) as server:
+        result = read(asynchronous, server.url)
+    assert server.accept_encodings == ["identity"]  # still asked for: the course wants the reads as sent
+    assert result.outcome is Outcome.COMPLETED and result.is_final and result.text == SMALL_TEXT
+    assert result.error is None
+    assert result.stats.bytes == len(SMALL)  # consume counts the inflated bytes
+
+
+def test_the_reads_are_the_raw_reads_inflated_one_for_one_and_sizes_the_wire_sizes():
+    with _CompressingServer(SMALL, "gzip", force=True) as server, open_reads(server.url) as reads:
+        assert reads.content_coding == "gzip"
+        pieces = list(reads)
+        sizes = list(reads.sizes)
+    assert b"".join(pieces) == SMALL and all(pieces)  # a read that inflates to nothing is left out
+    assert sum(sizes) == len(server.compressed)  # the raw reads, as they crossed the wire
+    # the last raw read is the final flush and the trailer: it inflates to nothing, and is not handed on
+    assert len(pieces) < len(sizes)
+    assert consume(pieces, "openai-chat").stats.reads == len(pieces)
+
+
+@SYNC_ASYNC
+def test_a_caller_that_asks_for_gzip_gets_it_read(asynchronous):
+    with _CompressingServer(SMALL, "gzip", force=False) as server:
+        result = read(asynchronous, server.url, headers={"Accept-Encoding": "gzip"})
+    assert server.accept_encodings == ["gzip"]
+    assert result.outcome is Outcome.COMPLETED and result.text == SMALL_TEXT
+
+
+@SYNC_ASYNC
+def test_several_gzip_members_in_a_row_are_one_body(asynchronous):
+    with _CompressingServer(SMALL, "gzip", force=True, members=True) as server:
+        result = read(asynchronous, server.url)
+    assert len(server.pieces) > 2 and all(piece[:2] == b"\x1f\x8b" for piece in server.pieces)
+    assert result.outcome is Outcome.COMPLETED and result.text == SMALL_TEXT
+
+
+#: Where the body is cut: before the final chunk (no finish reason yet), and inside the second event.
+BEFORE_FINISH = SMALL.index(b'data: {"choices": [{"index": 0, "delta": {}')
+
+
+@SYNC_ASYNC
+@pytest.mark.parametrize("encoding, wbits", [("gzip", 31), ("deflate", 15), ("deflate", -15)])
+@pytest.mark.parametrize("cut", [BEFORE_FINISH, 120])
+def test_a_body_cut_inside_its_member_is_truncated_though_the_transport_ended_cleanly(
+    asynchronous, encoding, wbits, cut
+):
+    with _CompressingServer(SMALL, encoding, force=True, wbits=wbits, cut_after=cut) as server:
+        result = read(asynchronous, server.url)
+    sent = SMALL[: -(-cut // 50) * 50]  # the 50-byte pieces sent whole
+    same_bytes = consume([sent], "openai-chat")  # the same bytes, uncompressed, as one read
+    assert result.outcome is Outcome.TRUNCATED and result.error is not None
+    assert result.error.kind == "CompressedBodyCutError"  # the cut is named: the transport's path
+    assert f"after {len(server.compressed)} compressed bytes" in result.error.message
+    assert (result.text, result.truncated_at) == (same_bytes.text, same_bytes.truncated_at)
+
+
+@SYNC_ASYNC
+def test_a_member_cut_after_the_terminal_at_a_clean_boundary_leaves_the_answer_completed(asynchronous):
+    # As for any transport error after the terminal: every byte up to a clean boundary after [DONE] came.
+    # The member's end was not needed to prove the answer; its absence is kept in error.
+    with _CompressingServer(SMALL, "gzip", force=True, cut_after=len(SMALL)) as server:
+        result = read(asynchronous, server.url)
+    assert result.outcome is Outcome.COMPLETED and result.text == SMALL_TEXT
+    assert result.error is not None and result.error.kind == "CompressedBodyCutError"
+
+
+@SYNC_ASYNC
+def test_corrupt_compressed_data_is_a_decode_error_at_its_compressed_offset(asynchronous):
+    total = len(wire_pieces(SMALL, 31))
+    corrupt_at = len(b"".join(wire_pieces(SMALL, 31))) - 8  # the first byte of the gzip trailer's CRC-32
+    with _CompressingServer(SMALL, "gzip", force=True, corrupt_at=corrupt_at) as server:
+        result = read(asynchronous, server.url)
+    assert len(server.pieces) == total
+    expected = Inflater("gzip")
+    with pytest.raises(InflateError) as info:
+        expected.feed(server.compressed)
+    assert result.outcome is Outcome.DECODE_ERROR and result.error is not None
+    assert result.error.kind == "InflateError" and result.error.offset == info.value.offset
+    assert corrupt_at <= result.error.offset < corrupt_at + 4
+    assert f"at compressed byte offset {info.value.offset}" in result.error.message
+    assert result.text == SMALL_TEXT  # every event arrived, but the CRC-32 says they are not the bytes sent
+
+
+@SYNC_ASYNC
+def test_a_decompression_bomb_is_a_limit_at_an_offset_in_the_compressed_body(asynchronous):
+    bomb = chat("0" * 200_000)
+    with _CompressingServer(bomb, "gzip", force=True, pieces=[zlib.compress(bomb, wbits=31)]) as server:
+        if asynchronous:
+
+            async def run() -> StreamResult:
+                return await aconsume(await open_areads(server.url, max_inflated_read=10_000), "openai-chat")
+
+            result = asyncio.run(run())
+        else:
+            result = consume(open_reads(server.url, max_inflated_read=10_000), "openai-chat")
+    assert result.outcome is Outcome.LIMIT_EXCEEDED and result.error is not None
+    assert result.error.kind == "LimitExceededError" and result.error.limit == "max_inflated_read"
+    assert result.error.maximum == 10_000 and 0 < result.error.offset < len(server.compressed)
+    assert "compressed body" in result.error.message and result.text == ""
+
+
+@pytest.mark.parametrize("encoding", ["br", "zstd", "compress", "gzip, br", "gzip, gzip", "x-compress"])
+def test_a_coding_lesson_lib_does_not_read_is_named_before_the_body_is_read(encoding):
     with _CompressingServer(SMALL, encoding, force=True) as server:
-        with pytest.raises(ContentEncodingError, match=f"Content-Encoding: {encoding}") as info:
+        with pytest.raises(ContentEncodingError, match=f"Content-Encoding: {encoding};") as info:
             stream_http(server.url, "openai-chat")
         assert info.value.content_encoding == encoding
-        with pytest.raises(ContentEncodingError):  # the caller asking for gzip is no different
-            open_reads(server.url, headers={"accept-encoding": "gzip"})
-        assert server.accept_encodings[1] == "gzip"
+        with pytest.raises(ContentEncodingError):  # the caller asking for it is no different
+            open_reads(server.url, headers={"accept-encoding": encoding})
+        assert server.accept_encodings[1] == encoding
         with pytest.raises(ContentEncodingError):
             list(stream_http_updates(server.url, "openai-chat"))
+        with pytest.raises(ContentEncodingError):
+            asyncio.run(astream_http(server.url, "openai-chat"))
         resumed = resume_sse(server.url, "openai-chat", max_attempts=3, sleep=lambda _: None)
     assert resumed.stopped == "ContentEncodingError: a new connection cannot repair it"
     assert len(resumed.attempts) == 1 and resumed.events == []
 
 
-def test_a_compressed_body_does_not_leak_a_connection_of_the_callers_client():
+def test_a_refused_coding_does_not_leak_a_connection_of_the_callers_client():
     # A client with ONE connection: if the refused response were left open, the next request could not get
     # a connection (PoolTimeout); it is closed before ContentEncodingError is raised, sync and async.
     limits = httpx.Limits(max_connections=1)
     pool_timeout = httpx.Timeout(5.0, pool=0.5)
-    with _CompressingServer(SMALL, "gzip", force=True) as server:
+    with _CompressingServer(SMALL, "br", force=True) as server:
         with httpx.Client(limits=limits, timeout=pool_timeout, trust_env=False) as client:
             for _ in range(3):
                 with pytest.raises(ContentEncodingError):
@@ -434,6 +617,83 @@ def test_a_compressed_body_does_not_leak_a_connection_of_the_callers_client():
                         await astream_http(server.url, "openai-chat", client=client)
 
         asyncio.run(run())
+
+
+def test_a_cut_compressed_body_releases_the_callers_connection():
+    limits = httpx.Limits(max_connections=1)
+    timeout = httpx.Timeout(5.0, pool=0.5)
+    with (
+        _CompressingServer(SMALL, "gzip", force=True, cut_after=120) as server,
+        httpx.Client(limits=limits, timeout=timeout, trust_env=False) as client,
+    ):
+        for _ in range(3):
+            result = stream_http(server.url, "openai-chat", client=client)
+            assert result.error is not None and result.error.kind == "CompressedBodyCutError"
+
+
+# --- the resume functions over a compressed body -----------------------------------------------------------
+
+
+def resume(asynchronous: bool, url: str, **options: Any) -> Resumed:
+    if asynchronous:
+
+        async def sleep(_seconds: float) -> None:
+            return None
+
+        return asyncio.run(aresume_sse(url, sleep=sleep, **options))
+    return resume_sse(url, sleep=lambda _: None, **options)
+
+
+@SYNC_ASYNC
+def test_resume_reads_a_gzip_stream_and_retries_one_cut_inside_its_member(asynchronous):
+    body, events = numbered("openai-chat/completed")
+    with _CompressingServer(body, "gzip", force=True) as server:
+        whole = resume(asynchronous, server.url, contract="openai-chat")
+    assert whole.stopped == "completed" and whole.events == events and whole.result is not None
+    assert whole.result.outcome is Outcome.COMPLETED
+    cut_at_an_event = body.index(b"\n\n", len(body) // 2) + 2  # the bytes before end at an event boundary
+    with _CompressingServer(body[:cut_at_an_event], "gzip", force=True, cut_after=cut_at_an_event) as server:
+        cut = resume(asynchronous, server.url, max_attempts=2)
+    # Without the member's end this would be a clean end of body at an event boundary: done, no retry.
+    assert [a.ended for a in cut.attempts] == ["CompressedBodyCutError"] * 2
+    assert [a.sent_id for a in cut.attempts][1] == cut.attempts[0].last_event_id != ""
+    assert cut.stopped == "max_attempts"
+
+
+@SYNC_ASYNC
+def test_resume_stops_at_corrupt_compressed_data(asynchronous):
+    corrupt_at = len(b"".join(wire_pieces(SMALL, 31))) - 8
+    with _CompressingServer(SMALL, "gzip", force=True, corrupt_at=corrupt_at) as server:
+        resumed = resume(asynchronous, server.url, contract="openai-chat", max_attempts=3)
+        assert len(server.accept_encodings) == 1
+    assert resumed.stopped == "InflateError: a new connection cannot repair it"
+
+
+@SYNC_ASYNC
+def test_resume_responses_reads_a_gzip_stream(asynchronous):
+    with _CompressingServer(RESPONSES_BODY, "gzip", force=True) as server:
+        if asynchronous:
+            resumed = asyncio.run(aresume_responses(server.url, json={}))
+        else:
+            resumed = resume_responses(server.url, json={})
+    assert resumed.result is not None and resumed.result.outcome is Outcome.COMPLETED
+    assert resumed.result.text == consume([RESPONSES_BODY], "openai-responses").text
+    assert len(resumed.attempts) == 1
+
+
+# --- the fault catalogue's gzip entries, over a socket ------------------------------------------------------
+
+
+@SYNC_ASYNC
+@pytest.mark.parametrize("name", ["openai-chat-gzip", "anthropic-gzip"])
+def test_the_fault_catalogues_gzip_entries_reach_their_expected_verdict(asynchronous, name):
+    fault = get_fault(name)
+    plan = fault.respond(proper(fault))
+    assert dict(plan.headers)["Content-Encoding"] == "gzip"
+    with _CompressingServer(b"", "gzip", force=True, pieces=plan.pieces) as server:
+        result = read(asynchronous, server.url, fault.contract)
+    assert (str(result.outcome), result.text) == (fault.expected.outcome, fault.expected.text)
+    assert result.outcome is Outcome.COMPLETED and result.text
 
 
 BAD_CALLS = {

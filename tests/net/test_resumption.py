@@ -21,9 +21,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lesson_lib import Outcome, consume
-from lesson_lib.core.errors import BoundaryError, LimitExceededError, StreamDecodeError
+from lesson_lib.core.errors import BoundaryError, InflateError, LimitExceededError, StreamDecodeError
 from lesson_lib.core.sse import Event, SSEParser
 from lesson_lib.net.http import (
+    CompressedBodyCutError,
     ContentEncodingError,
     aresume_responses,
     aresume_sse,
@@ -44,7 +45,7 @@ from lesson_lib.net.resumption import (
     cannot_repair,
     default_resume_url,
 )
-from tests.net.test_http import CUT_BY_AN_ERROR, SMALL, _CompressingServer, numbered
+from tests.net.test_http import CUT_BY_AN_ERROR, SMALL, _CompressingServer, numbered, wire_pieces
 from tests.net.test_resume_protocols import CUT, MCP_BODY, RESPONSES_BODY, boundaries
 from tests.strategies import partitions, sse_streams
 
@@ -52,12 +53,12 @@ from tests.strategies import partitions, sse_streams
 
 
 def test_unrepairable_names_the_real_errors():
-    assert {StreamDecodeError.__name__, LimitExceededError.__name__, ContentEncodingError.__name__} == set(
-        UNREPAIRABLE
-    )
+    names = {StreamDecodeError, InflateError, LimitExceededError, ContentEncodingError}
+    assert {error.__name__ for error in names} == set(UNREPAIRABLE)
     assert cannot_repair("HTTP 503") and cannot_repair("HTTP 404")
-    for repairable in ("end of body", "RemoteProtocolError", "ReadTimeout", "ConnectError", "ReadError"):
-        assert not cannot_repair(repairable)
+    repairable = ("end of body", "RemoteProtocolError", "ReadTimeout", "ConnectError", "ReadError")
+    for ending in (*repairable, CompressedBodyCutError.__name__):  # a gzip member cut is a cut
+        assert not cannot_repair(ending)
 
 
 @settings(max_examples=150, deadline=None)
@@ -145,6 +146,7 @@ ENDINGS = [
     "StreamDecodeError",
     "LimitExceededError",
     "ContentEncodingError",
+    "CompressedBodyCutError",
 ]
 OLD_LIST = ("StreamDecodeError", "LimitExceededError", "ContentEncodingError")  # resume_sse's, before
 
@@ -417,8 +419,12 @@ DRIVERS = {
     "aresume_responses": lambda url: run_responses(True, url, json={}, max_attempts=3),
 }
 UNREPAIRABLE_SERVERS = {
-    # the server compressed the body although identity was asked for: it would compress it again
-    "ContentEncodingError": lambda: _CompressingServer(SMALL, "gzip", force=True),
+    # the server sent a coding lesson_lib does not read although identity was asked for: it would again
+    "ContentEncodingError": lambda: _CompressingServer(SMALL, "br", force=True),
+    # gzip whose CRC-32 does not match: the same bytes would come again
+    "InflateError": lambda: _CompressingServer(
+        SMALL, "gzip", force=True, corrupt_at=len(b"".join(wire_pieces(SMALL, 31))) - 8
+    ),
     "HTTP 503": lambda: _CompressingServer(SMALL, "gzip", force=False, status=503),
     "StreamDecodeError": lambda: ReplayServer(b'id: 1\ndata: {"sequence_number": 0}\n\ndata: \xff\n\n'),
 }
