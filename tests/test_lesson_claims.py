@@ -317,7 +317,8 @@ def test_the_time_estimates_add_up():
     exercise_minutes = sum(minutes(p)[1] for p in exercises)
     assert exercise_minutes == 160  # 'two and two-thirds'
     # 'ten to twelve and a half hours': 9 h 50 min to 12 h 25 min, rounded to the half hour
-    assert round((low + exercise_minutes) / 30) / 2 == 10 and round((high + exercise_minutes) / 30) / 2 == 12.5
+    assert round((low + exercise_minutes) / 30) / 2 == 10
+    assert round((high + exercise_minutes) / 30) / 2 == 12.5
 
 
 def test_the_workshop_serves_the_widget_lessons_on_loopback_without_code():

@@ -265,6 +265,9 @@ class AnthropicService(Service):
 
 # --- Gemini ---------------------------------------------------------------------------------------------
 
+#: Gemini's query value (``?alt=sse``) that asks for an event stream: a URL parameter's value, not the
+#: name of a framing.
+_ALT_EVENT_STREAM = "sse"
 _GEMINI_PATH = re.compile(r"/v1(?:beta)?/models/[A-Za-z0-9._-]{1,100}:streamGenerateContent")
 
 
@@ -288,7 +291,7 @@ class GeminiService(Service):
         if _GEMINI_PATH.fullmatch(request.path) is None or request.method != "POST":
             return _gemini_error(404, "NOT_FOUND", "Method not found.")
         alt = request.query_value("alt")
-        if self.sse and alt != "sse":
+        if self.sse and alt != _ALT_EVENT_STREAM:
             return _gemini_error(400, "INVALID_ARGUMENT", "This fault streams with alt=sse: add ?alt=sse.")
         if not self.sse and alt not in (None, "json"):
             return _gemini_error(400, "INVALID_ARGUMENT", "This fault streams a JSON array: leave alt out.")

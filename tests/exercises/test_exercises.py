@@ -267,7 +267,8 @@ def _right_verdicts_of_a_stall() -> str:
     from lesson_lib.faults import get_fault
 
     expected = get_fault("openai-chat-stall").expected
-    completed, timed_out = expected.accepts("completed", expected.text), expected.accepts("timed_out", None)
+    completed = expected.accepts("completed", expected.text)
+    timed_out = expected.accepts("timed_out", None)
     return {(True, False): "A", (False, True): "B", (True, True): "C", (False, False): "D"}[completed, timed_out]
 
 
@@ -1090,10 +1091,17 @@ NATURAL_FORMS = {
     "11.raw_reads": [False, "no"],
     "11.capture": ["curl --trace", "B) the same request with curl -N --trace-time --trace FILE"],
     "11.guarded_length": ["UnprovenStreamError", "B) UnprovenStreamError whose outcome is incomplete"],
-    "12.sdk_after_finish": ["all the text, and no exception", "A) all the text, and no exception", "completed"],
+    "12.sdk_after_finish": [
+        "all the text, and no exception",
+        "A) all the text, and no exception",
+        "completed",
+    ],
     "12.verdict_without_text": [True, "yes"],
     "12.stall": ["either", "C) either of them"],
-    "12.other_language": ["POST /faults/<name>/verdict", "B) POST /faults/<name>/verdict with JSON {client, outcome, text}"],
+    "12.other_language": [
+        "POST /faults/<name>/verdict",
+        "B) POST /faults/<name>/verdict with JSON {client, outcome, text}",
+    ],
 }
 
 #: Natural right forms read in the Chinese edition (a Chinese option's words, Chinese aliases).
