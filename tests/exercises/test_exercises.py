@@ -269,7 +269,8 @@ def _right_verdicts_of_a_stall() -> str:
     expected = get_fault("openai-chat-stall").expected
     completed = expected.accepts("completed", expected.text)
     timed_out = expected.accepts("timed_out", None)
-    return {(True, False): "A", (False, True): "B", (True, True): "C", (False, False): "D"}[completed, timed_out]
+    letters = {(True, False): "A", (False, True): "B", (True, True): "C", (False, False): "D"}
+    return letters[completed, timed_out]
 
 
 ANSWERS = {
