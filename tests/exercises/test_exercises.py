@@ -268,7 +268,8 @@ def _right_verdicts_of_a_stall() -> str:
 
     expected = get_fault("openai-chat-stall").expected
     completed, timed_out = expected.accepts("completed", expected.text), expected.accepts("timed_out", None)
-    return {(True, False): "A", (False, True): "B", (True, True): "C", (False, False): "D"}[completed, timed_out]
+    letters = {(True, False): "A", (False, True): "B", (True, True): "C", (False, False): "D"}
+    return letters[completed, timed_out]
 
 
 ANSWERS = {
@@ -1093,7 +1094,10 @@ NATURAL_FORMS = {
     "12.sdk_silent": ["all the text, and no exception", "A) all the text, and no exception", "completed"],
     "12.text_optional": [True, "yes"],
     "12.stall": ["either", "C) either of them"],
-    "12.other_language": ["POST /faults/<name>/verdict", "B) POST /faults/<name>/verdict with JSON {client, outcome, text}"],
+    "12.other_language": [
+        "POST /faults/<name>/verdict",
+        "B) POST /faults/<name>/verdict with JSON {client, outcome, text}",
+    ],
 }
 
 #: Natural right forms read in the Chinese edition (a Chinese option's words, Chinese aliases).
