@@ -16,6 +16,12 @@ register(
         "C": ("UnicodeDecodeError",),
         "D": ("an empty string", "nothing"),
     },
+    zh_aliases={
+        "A": ("全部文本", "完整的文本", "文本，没有异常", "没有异常", "不抛异常", "已完成"),
+        "B": ("抛出 APIError", "APIError 异常"),
+        "C": ("抛出 UnicodeDecodeError", "UnicodeDecodeError 异常"),
+        "D": ("空串", "什么都没有"),
+    },
 )
 register(
     "12.verdict_without_text",
@@ -33,6 +39,12 @@ register(
         "C": ("either", "both", "either of them"),
         "D": ("neither", "truncated"),
     },
+    zh_aliases={
+        "A": ("只有 completed", "只算 completed"),
+        "B": ("只有 timed_out", "只算 timed_out"),
+        "C": ("两者都对", "两个都对", "都对", "两者都可以", "两个都算对", "都算对"),
+        "D": ("都不算", "都不对", "两个都不对", "被截断"),
+    },
 )
 register(
     "12.other_language",
@@ -44,5 +56,11 @@ register(
         "B": ("POST /faults/<name>/verdict", "POST its verdict", "a POST to the verdict route"),
         "C": ("it prints it", "stdout"),
         "D": ("GET /scoreboard", "GET /scoreboard?verdict="),
+    },
+    zh_aliases={
+        "A": ("做不到", "不能", "只能用 Python"),
+        "B": ("用 POST 发送判定", "POST 判定", "发 POST 请求", "POST 到 verdict 路由"),
+        "C": ("打印判定", "打印出来", "打印到标准输出"),
+        "D": ("查询计分板", "用 GET /scoreboard"),
     },
 )

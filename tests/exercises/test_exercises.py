@@ -1122,6 +1122,14 @@ CHINESE_NATURAL_FORMS = {
     "08.mcp_eof": ["被截断", "可以续传"],
     "09.surrogate": ["火箭"],
     "10.invented": ["已完成"],
+    "12.sdk_after_finish": ["全部文本，没有异常", "A) 全部文本，没有异常", "没有异常", "A）全部文本"],
+    "12.verdict_without_text": ["对的", "正确"],
+    "12.stall": ["两者都算对", "C) 两者都算对", "都对", "两者都可以"],
+    "12.other_language": [
+        "用 POST 发送判定",
+        "B) 用 POST /faults/<name>/verdict 发送 JSON {client, outcome, text}",
+        "POST /faults/<name>/verdict",
+    ],
 }
 
 

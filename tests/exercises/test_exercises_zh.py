@@ -68,6 +68,16 @@ def test_each_chinese_option_names_its_own_letter(key, zh):
             assert q.options.letter(text) == letter, (letter, text)
 
 
+@pytest.mark.parametrize("key", [k for k in _all_questions() if question(k).local_aliases.get("zh-CN")])
+def test_each_chinese_alias_names_its_own_letter(key, zh):
+    """A Chinese alias (``zh_aliases``) reads as the option it was written for, not as two options nor as
+    another one: an alias that collides with another option's words or aliases would be refused."""
+    q = question(key)
+    for letter, forms in q.local_aliases["zh-CN"].items():
+        for form in forms:
+            assert q.options.letter(form) == letter, (letter, form)
+
+
 @pytest.mark.parametrize("key", [k for k in _all_questions() if question(k).kind == "int"])
 def test_each_chinese_count_question_has_a_unit(key):
     """A Chinese count asks with 多少 or 几, so that "3 个" and "三个" can be read."""

@@ -283,4 +283,29 @@ STRINGS = {
     "questions.11.guarded_length.hints.C": "服务端没有发送错误：SDK 没有什么可抛出的。",
     "questions.11.guarded_length.hints.D": "守卫从不自己发送请求。",
     "questions.11.guarded_length.explanation": "B：因长度截断的回答是 incomplete，不是最终结果，所以守卫抛出异常；如果部分回答对你仍然有用，就捕获它并读取 exc.outcome。",
+
+    "questions.12.sdk_after_finish.prompt": "openai SDK 的常见循环（把 delta.content 拼接起来，直到流结束）读取一个响应体：它恰好在 finish_reason 为 \"stop\" 的那个 chunk 之后、data: [DONE] 之前正常结束。这个循环交给用户的是什么？A) 全部文本，没有异常；B) openai.APIError；C) UnicodeDecodeError；D) 空字符串",
+    "questions.12.sdk_after_finish.hint": "响应体结束在哪里：一个字符中间、一个事件中间，还是两个事件之间？关于错误，服务又发来了什么？",
+    "questions.12.sdk_after_finish.hints.B": "服务既没有发来错误 chunk，也没有返回错误状态码：SDK 拿什么来构造一个 APIError？",
+    "questions.12.sdk_after_finish.hints.C": "响应体结束在两个事件之间，此前的字符都是完整的：还有什么会被解码错？",
+    "questions.12.sdk_after_finish.hints.D": "带文本的 chunk 在切点之前就到了。循环已经拼接好的那些会怎样？",
+    "questions.12.sdk_after_finish.explanation": "A：SDK 在响应体结束处一声不响地停下，用户无法把这段文本和完整的回答区分开。服务器把这个 completed 判为错误：只有 data: [DONE] 才能证明这个回答是完整的（第 04 课）。",
+
+    "questions.12.verdict_without_text.prompt": "判断对错：一个判定的判定结果与期望的一致，但没有 \"text\" 字段，POST 上去后会被判为正确。",
+    "questions.12.verdict_without_text.hint": "客户端省略文本时，服务器比较的是什么？",
+    "questions.12.verdict_without_text.explanation": "对（True）：文本是可选的；省略时只评判判定结果。给出文本时，它必须与期望的文本完全一致。",
+
+    "questions.12.stall.prompt": "某个故障的回答停顿了一段时间，比你的客户端的空闲超时还长，然后继续发送并正常完成。服务器把哪些判定评为正确？A) 只有带完整文本的 completed；B) 只有带着截至当时文本的 timed_out；C) 两者都算对；D) 都不算：期望的是 truncated",
+    "questions.12.stall.hint": "设想两个正确的客户端：一个的空闲超时比这次停顿短，另一个没有设空闲超时。它们各自看到了什么？",
+    "questions.12.stall.hints.A": "空闲超时比停顿短的客户端，会在回答重新动起来之前放弃。它得出的结论错了吗？",
+    "questions.12.stall.hints.B": "没有空闲超时的客户端会一直等下去，每个字节都会到达，终止信号也不例外。它的判定错了吗？",
+    "questions.12.stall.hints.D": "服务器提前结束响应体了吗？停顿之后，回答还在继续。",
+    "questions.12.stall.explanation": "C：字节证明了回答完整（completed），而不再等待的客户端带着它已有的文本说 timed_out，也是对的：条目在 also 里列出了 timed_out。",
+
+    "questions.12.other_language.prompt": "一个 Go 客户端读完了某个故障的流。它怎样把判定告诉故障服务器？A) 做不到：只有 score() 运行的 Python 函数才会被评判；B) 用 POST /faults/<name>/verdict 发送 JSON {{client, outcome, text}}；C) 把判定打印出来，由 boundary-lab faults 读取它的输出；D) GET /scoreboard?verdict=...",
+    "questions.12.other_language.hint": "服务器讲的是 HTTP，并不运行你的客户端。哪个路由接收判定？",
+    "questions.12.other_language.hints.A": "score() 是运行客户端的一种方式；通过 HTTP 发给服务器的判定，不管是谁发的，它都会评判。",
+    "questions.12.other_language.hints.C": "服务器从不启动你的程序：它发出字节，接收判定。",
+    "questions.12.other_language.hints.D": "计分板是用来读取统计结果的；判定要发送到那个故障自己的路由。",
+    "questions.12.other_language.explanation": "B：任何语言都能 POST 一段 JSON；服务器的应答会说明判定是否正确、期望的是什么，而 GET /scoreboard 按客户端名称汇总这些判定。",
 }
