@@ -15,7 +15,17 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-__all__ = ["Call", "Request"]
+__all__ = ["Call", "Request", "header_value"]
+
+
+
+def header_value(headers: tuple[tuple[str, str], ...], name: str) -> str | None:
+    """The first value of header ``name`` among ``headers`` (names lower-case, as both the server and a
+    :class:`Request` keep them), or ``None``."""
+    for key, value in headers:
+        if key == name:
+            return value
+    return None
 
 
 @dataclass(frozen=True)
@@ -31,10 +41,7 @@ class Request:
 
     def header(self, name: str) -> str | None:
         """The first value of header ``name`` (lower-case), or ``None``."""
-        for key, value in self.headers:
-            if key == name:
-                return value
-        return None
+        return header_value(self.headers, name)
 
     def query_value(self, name: str) -> str | None:
         """The first value of query parameter ``name`` (percent-decoded), or ``None``. Never raises."""

@@ -31,6 +31,7 @@ from typing import Any, Protocol
 from .catalogue import CATALOGUE, catalogue_json, get_fault
 from .catalogue import Request as FaultRequest
 from .plan import Plan, Send, check_plan
+from .request import header_value
 from .scoreboard import Scoreboard, ScoreboardFull, VerdictError, parse_verdict
 
 __all__ = [
@@ -107,10 +108,8 @@ class Incoming:
     body: bytes
 
     def header(self, name: str) -> str | None:
-        for key, value in self.headers:
-            if key == name:
-                return value
-        return None
+        """The first value of header ``name`` (lower-case), or ``None``."""
+        return header_value(self.headers, name)
 
 
 @dataclass(frozen=True)
