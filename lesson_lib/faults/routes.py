@@ -26,13 +26,13 @@ import urllib.parse
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from html import escape as esc
-from typing import Any, Protocol
+from typing import Protocol
 
 from .catalogue import CATALOGUE, catalogue_json, get_fault
 from .catalogue import Request as FaultRequest
 from .plan import Plan, Send, check_plan
 from .request import header_value
-from .scoreboard import Scoreboard, ScoreboardFull, VerdictError, parse_verdict
+from .scoreboard import Graded, Scoreboard, ScoreboardFull, VerdictError, parse_verdict
 
 __all__ = [
     "ROUTES",
@@ -57,26 +57,6 @@ _JSON = (("Content-Type", "application/json"),)
 _HOST = re.compile(r"^[A-Za-z0-9.\-]{1,253}(:[0-9]{1,5})?$|^\[[0-9A-Fa-f:.]{2,45}\](:[0-9]{1,5})?$")
 
 
-class FaultLike(Protocol):
-    """What the server needs of a catalogue entry (:class:`~.catalogue.Fault` is one)."""
-
-    @property
-    def name(self) -> str: ...
-
-    @property
-    def contract(self) -> str: ...
-
-    @property
-    def lesson(self) -> str: ...
-
-    @property
-    def expected(self) -> Any: ...  # has accepts(outcome, text) -> bool
-
-    def respond(self, request: FaultRequest) -> Plan: ...
-
-    def as_json(self) -> dict[str, object]: ...
-
-
 class Faults:
     """The faults a server serves: the catalogue (``get_fault``, ``catalogue_json()``), or the entries
     given (a test's own plans)."""
@@ -96,6 +76,16 @@ class Faults:
 
     def __iter__(self) -> Iterator[FaultLike]:
         return iter(CATALOGUE if self._given is None else tuple(self._given.values()))
+
+
+
+class FaultLike(Graded, Protocol):
+    """What the server needs of a catalogue entry (:class:`~.catalogue.Fault` is one): what the board
+    grades with, and the response and the listing."""
+
+    def respond(self, request: FaultRequest) -> Plan: ...
+
+    def as_json(self) -> dict[str, object]: ...
 
 
 @dataclass(frozen=True)

@@ -43,8 +43,9 @@ OUTCOMES = tuple(str(outcome) for outcome in Outcome)
 _FIELDS = ("client", "outcome", "text", "raised")
 
 
-class _Graded(Protocol):
-    """What the board needs of a fault (:class:`~.catalogue.Fault` is one)."""
+class Graded(Protocol):
+    """What the board needs of a catalogue entry (:class:`~.catalogue.Fault` is one; the server's
+    :class:`~.routes.FaultLike` needs this and more)."""
 
     @property
     def name(self) -> str: ...
@@ -128,7 +129,7 @@ class Scoreboard:
     :meth:`record` grades and counts; :meth:`as_json` and :meth:`as_html` show the counts. A ``raised``
     verdict counts as wrong, and also in ``raised``."""
 
-    def __init__(self, faults: Iterable[_Graded], *, max_clients: int = MAX_CLIENTS) -> None:
+    def __init__(self, faults: Iterable[Graded], *, max_clients: int = MAX_CLIENTS) -> None:
         if isinstance(max_clients, bool) or not isinstance(max_clients, int) or max_clients < 1:
             raise ValueError(f"max_clients must be an int of at least 1, got {max_clients!r}")
         self._faults = {fault.name: fault for fault in faults}
