@@ -46,7 +46,7 @@ import ipaddress
 import json
 import socket
 import threading
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterable, AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -79,7 +79,18 @@ from .relay_variants import (
 )
 from .replay import encode_events
 
-__all__ = ["STATIC_DIR", "STREAM_HEADERS", "RelayReply", "RelayServer", "read_relay"]
+__all__ = [
+    "CLIENT_TOO_SLOW",
+    "STATIC_DIR",
+    "STREAM_HEADERS",
+    "ClientTooSlow",
+    "RelayReply",
+    "RelayServer",
+    "read_relay",
+]
+
+#: The relay's outcome when it gave a request up: one send to its client waited ``client_stall_timeout``.
+CLIENT_TOO_SLOW = "client_too_slow"
 
 #: The page and its script, served by the relay.
 STATIC_DIR = Path(__file__).resolve().parent / "relay_static"
@@ -129,30 +140,70 @@ class _RelayStream(Response):
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         headers = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in STREAM_HEADERS]
         await send({"type": "http.response.start", "status": 200, "headers": headers})
+        relay, stall = self.relay, self.relay.client_stall_timeout
+        too_slow = asyncio.Event()
 
         async def emit(frame: bytes) -> None:
-            await send({"type": "http.response.body", "body": frame, "more_body": True})
+            # uvicorn's send waits while the transport's write buffer is over its high-water mark (the
+            # client is not reading): the pipeline waits here, so it reads nothing more from the upstream.
+            try:
+                async with asyncio.timeout(stall):
+                    await send({"type": "http.response.body", "body": frame, "more_body": True})
+            except TimeoutError:
+                too_slow.set()  # the request's task cancels the pipeline (which closes the upstream)
+                await asyncio.Event().wait()  # until then; a TimeoutError here would read as a source error
+            relay._sent(len(frame))
 
         work = asyncio.ensure_future(self.relay._relay_once(self.variant, self.recut, emit))
+        gave_up = asyncio.ensure_future(too_slow.wait())
         if self.variant == "no-disconnect":  # THE BUG of that variant: nobody listens to the client
             try:
-                await asyncio.wait({work})
+                await asyncio.wait({work, gave_up}, return_when=asyncio.FIRST_COMPLETED)
+                if gave_up.done():
+                    work.cancel()
+                    await asyncio.wait({work})
             finally:
-                work.cancel()  # only when the server itself stops
+                work.cancel()  # only when the server itself stops (or the client is too slow)
+                gave_up.cancel()
         else:
             watch = asyncio.ensure_future(_client_gone(receive))
             try:
-                done, _ = await asyncio.wait({work, watch}, return_when=asyncio.FIRST_COMPLETED)
+                done, _ = await asyncio.wait({work, watch, gave_up}, return_when=asyncio.FIRST_COMPLETED)
                 if watch in done:  # the client left: cancel the pipeline, which closes the upstream
                     work.cancel()
                     self.relay._count("client_disconnects")
                     await asyncio.wait({work})
+                elif gave_up in done:  # one send waited client_stall_timeout: cancel, close the upstream
+                    work.cancel()
+                    await asyncio.wait({work})
             finally:
                 watch.cancel()
                 work.cancel()
+                gave_up.cancel()
+        if too_slow.is_set():
+            await self._give_up(send, stall)
+            return
         if not work.cancelled() and work.exception() is not None:
             self.relay._count("pipeline_errors")  # quiet: counted, not logged
         await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+    async def _give_up(self, send: Send, stall: float) -> None:
+        """The client did not read for ``stall`` seconds: the upstream is closed; record it, and end the
+        stream with ``outcome: client_too_slow`` if the client reads within ``stall`` seconds more; if it
+        does not, raise :class:`ClientTooSlow`, so uvicorn closes the connection."""
+        self.relay._gave_up()
+        frame = _client_too_slow()
+        try:
+            async with asyncio.timeout(stall):
+                await send({"type": "http.response.body", "body": frame, "more_body": True})
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+        except TimeoutError:
+            raise ClientTooSlow(f"the client read nothing for {stall} s twice; the relay gave up") from None
+
+
+class ClientTooSlow(Exception):
+    """Raised out of the ASGI app when a client that stalled a send did not read the outcome either: uvicorn
+    then closes the connection (what it does when an app fails after the response started)."""
 
 
 async def _client_gone(receive: Receive) -> None:
@@ -191,6 +242,7 @@ class RelayServer:
         rewrite: tuple[str, str] | None = None,
         recut: bool = False,
         recut_delay: float = 0.05,
+        client_stall_timeout: float = 30.0,
         max_lifetime: float = 60.0,
         host: str = "127.0.0.1",
     ) -> None:
@@ -222,6 +274,10 @@ class RelayServer:
         if not isinstance(recut, bool):
             raise ValueError(f"recut must be a bool, got {recut!r}")
         check_number("recut_delay", recut_delay, minimum=0, maximum=5)
+        check_number(
+            "client_stall_timeout", client_stall_timeout, minimum=0, maximum=MAX_TIMEOUT, low_open=True
+        )
+        self.client_stall_timeout = client_stall_timeout
         check_number("max_lifetime", max_lifetime, minimum=0, maximum=3600, low_open=True)
         try:
             loopback = ipaddress.IPv4Address(host).is_loopback
@@ -233,7 +289,17 @@ class RelayServer:
         self.recut, self.recut_delay = recut, recut_delay
         self.max_lifetime, self.host = max_lifetime, host
         self._lock = threading.Lock()
-        self._counts = {"requests": 0, "client_disconnects": 0, "upstream_closed": 0, "pipeline_errors": 0}
+        self._counts = {
+            "requests": 0,
+            "client_disconnects": 0,
+            "upstream_closed": 0,
+            "pipeline_errors": 0,
+            "gave_up": 0,
+            "upstream_bytes": 0,
+            "client_bytes": 0,
+            "max_held": 0,
+        }
+        self._last_outcome: str | None = None
         self._server: uvicorn.Server | None = None
         self._socket: socket.socket | None = None
         self._thread: threading.Thread | None = None
@@ -295,7 +361,7 @@ class RelayServer:
             return
         plan = Plan(self.contract, options, self.rewrite, recut, self.recut_delay)
         try:
-            await run_variant(variant, reads, emit, plan)
+            await run_variant(variant, _Counted(reads, self), emit, plan)
         finally:
             await reads.aclose()
             self._count("upstream_closed")
@@ -383,6 +449,57 @@ class RelayServer:
         with self._lock:
             self._counts[name] += 1
 
+    def _read(self, size: int) -> None:
+        """The pipeline took an upstream read of ``size`` bytes (it takes the next one only after sending
+        what this one completed): what the relay holds now is this read plus the previous ones not sent."""
+        with self._lock:
+            counts = self._counts
+            counts["upstream_bytes"] += size
+            counts["max_held"] = max(counts["max_held"], counts["upstream_bytes"] - counts["client_bytes"])
+
+    def _sent(self, size: int) -> None:
+        with self._lock:
+            self._counts["client_bytes"] += size
+
+    def _gave_up(self) -> None:
+        with self._lock:
+            self._counts["gave_up"] += 1
+            self._last_outcome = CLIENT_TOO_SLOW
+
+    @property
+    def gave_up(self) -> int:
+        """Requests the relay gave up because one send to the client waited ``client_stall_timeout``."""
+        with self._lock:
+            return self._counts["gave_up"]
+
+    @property
+    def last_outcome(self) -> str | None:
+        """``"client_too_slow"`` once the relay has given a request up (the only outcome recorded here; the
+        upstream's verdicts go to the client as the ``outcome`` event)."""
+        with self._lock:
+            return self._last_outcome
+
+    @property
+    def upstream_bytes(self) -> int:
+        """Bytes the relay's pipelines have read from upstreams (all requests)."""
+        with self._lock:
+            return self._counts["upstream_bytes"]
+
+    @property
+    def client_bytes(self) -> int:
+        """Bytes the relay's pipelines have handed to uvicorn for clients, sends that returned (all requests;
+        the last outcome of a given-up request not counted)."""
+        with self._lock:
+            return self._counts["client_bytes"]
+
+    @property
+    def max_held(self) -> int:
+        """The most ``upstream_bytes - client_bytes`` has been at an upstream read: what the pipelines held
+        that no send had taken (for one request at a time, and an upstream whose units the relay
+        re-encodes byte for byte, e.g. ``data:`` events without ids, this is its buffer's high-water mark)."""
+        with self._lock:
+            return self._counts["max_held"]
+
     @property
     def requests(self) -> int:
         with self._lock:
@@ -401,6 +518,27 @@ class RelayServer:
     def __repr__(self) -> str:
         state = "running" if self.running else "stopped" if self._server else "not_started"
         return f"RelayServer({self.contract}, variant={self.variant!r}, {_t(f'relay.state.{state}')})"
+
+
+class _Counted:
+    """The upstream's reads, each counted with :meth:`RelayServer._read` as the pipeline takes it (a class,
+    not an async generator: nothing to finalise when the pipeline is cancelled)."""
+
+    def __init__(self, reads: AsyncIterable[bytes], relay: RelayServer) -> None:
+        self.reads, self.relay = aiter(reads), relay
+
+    def __aiter__(self) -> _Counted:
+        return self
+
+    async def __anext__(self) -> bytes:
+        chunk = await anext(self.reads)
+        self.relay._read(len(chunk))
+        return chunk
+
+
+def _client_too_slow() -> bytes:
+    summary = {"outcome": CLIENT_TOO_SLOW, "truncated_at": None, "finish_reason": None, "error": None}
+    return outcome_frame(summary)
 
 
 async def _no_body() -> AsyncIterator[bytes]:
