@@ -24,6 +24,25 @@ Server-Sent Events:
   the upstream connection is closed at once (the tests prove it within a second with ReplayServer's
   counters). Whether the service then stops generating (and billing) is the service's own rule: a
   Responses request in background mode goes on until it is cancelled (``POST /v1/responses/{id}/cancel``);
+* a client slower than the upstream paces it (issue 27). The relay queues nothing: its pipeline takes the next
+  upstream read only after it has sent what the last one completed, and each send is uvicorn's ``send``, which
+  waits while the connection's write buffer is over its high-water mark (64 KiB; the check comes before the
+  write, so one frame may go past it). While a send waits, nothing reads the upstream socket (httpx's anyio
+  stream pauses the transport between reads), so TCP flow control pauses the upstream. What the relay holds
+  that no send has taken is one upstream read (at most 64 KiB, httpcore's read size; a compressed body is
+  refused as ``upstream_failed``) plus the unit it has not completed (bounded by lesson_lib's line and event
+  limits); :attr:`RelayServer.max_held` measures it. The rest of the upstream's lead is in the kernel's socket
+  buffers, on loopback up to the ``tcp_rmem`` and ``tcp_wmem`` maxima
+  (``tests/net/test_relay_backpressure.py``, ``benchmarks/relay_backpressure.py``);
+* a client that stops reading is given up: when one send has waited ``client_stall_timeout`` seconds (default
+  30), the pipeline is cancelled, so the upstream connection is closed at once, :attr:`RelayServer.gave_up`
+  counts it and :attr:`RelayServer.last_outcome` is ``client_too_slow`` (an outcome event cannot reach a
+  client that does not read, so the counters are the record). If the client reads again within another
+  ``client_stall_timeout``, its stream ends with ``event: outcome``, ``"outcome": "client_too_slow"`` after
+  what was already buffered for it; if not, the app raises :class:`ClientTooSlow` and uvicorn closes the
+  connection (the client sees a chunked body without its end). The timeout is per send, and a send waits until
+  the buffers before it have room: a client that reads, but too slowly for them to make room within
+  ``client_stall_timeout``, is given up too (measured: 64 bytes per 50 ms, with a 1 s timeout);
 * ``?variant=NAME`` chooses the pipeline per request (default: the server's ``variant``): ``correct`` or one
   of the named faulty ones in :data:`~lesson_lib.net.relay_variants.VARIANTS`, each a real incident's pattern.
   ``?recut=1`` writes each event that holds a multi-byte character in two pieces, cut inside the first one
@@ -222,9 +241,12 @@ class RelayServer:
     ``progress_timeout`` and ``deadline`` are lesson_lib's stream clocks (outcome ``timed_out``; the
     deadline counts from the relay's request upstream, connecting and the headers included);
     ``rewrite=(old, new)`` replaces text in what is forwarded (as a gateway renames a model); ``recut``
-    and ``recut_delay`` re-cut each forwarded event inside a character (see the module docstring).
+    and ``recut_delay`` re-cut each forwarded event inside a character (see the module docstring);
+    ``client_stall_timeout`` is how long one send to a client that does not read may wait before the relay
+    gives the request up (see the module docstring).
 
-    Counters (for tests): :attr:`requests`, :attr:`client_disconnects`, :attr:`upstream_closed`.
+    Counters (for tests): :attr:`requests`, :attr:`client_disconnects`, :attr:`upstream_closed`,
+    :attr:`gave_up` and :attr:`last_outcome`, :attr:`upstream_bytes`, :attr:`client_bytes`, :attr:`max_held`.
     """
 
     def __init__(

@@ -145,6 +145,28 @@ def test_a_stalled_client_that_reads_again_gets_the_client_too_slow_outcome_last
     assert data.count(b"event: outcome") == 1
 
 
+def test_a_client_that_reads_too_slowly_for_one_send_to_finish_in_time_is_given_up_too() -> None:
+    # The timeout is per send: 64 bytes per 50 ms does not free the buffers before a send within 1 s.
+    with (
+        CountingUpstream(16 * MiB, sndbuf=UPSTREAM_SNDBUF) as upstream,
+        _relay(upstream.url, client_stall_timeout=1.0) as relay,
+    ):
+        samples = measure(
+            relay.stream_url(),
+            lambda: upstream.sent,
+            read_size=64,
+            interval=0.05,
+            duration=2.5,
+            rcvbuf=CLIENT_RCVBUF,
+        )
+        assert samples[-1].client_read > 2 * KiB  # it did read, all along
+        assert relay.gave_up == 1 and relay.last_outcome == CLIENT_TOO_SLOW
+        deadline = time.monotonic() + 5
+        while upstream.closed < 1 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert upstream.closed == 1 and upstream.finished == 0
+
+
 @pytest.mark.parametrize("bad", [0, -1, "5", None, 10**9])
 def test_a_bad_client_stall_timeout_fails_at_creation_naming_it(bad: object) -> None:
     with pytest.raises(ValueError, match="client_stall_timeout"):
