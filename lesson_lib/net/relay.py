@@ -359,7 +359,9 @@ class RelayServer:
         A ``deadline`` counts from here (connecting to the upstream and its headers included): if it runs
         out before the upstream's body starts, the pipeline runs on no body and says ``timed_out``."""
         clock = CallClock()
-        options: ConsumeOptions = {**self.consume_options, "clock": clock}
+        # The relay forwards the events and sends a verdict without content: it keeps no answer text, so
+        # what one request holds is bounded by the limits, whatever the answer's length.
+        options: ConsumeOptions = {**self.consume_options, "clock": clock, "keep_text": False}
         bound = asyncio.timeout(self.consume_options.get("deadline"))
         try:
             async with bound:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.relay_backpressure import CountingUpstream, SlowReader, measure
+from benchmarks.relay_backpressure import CountingUpstream, RelayProcess, SlowReader, measure
 from lesson_lib.net.relay import CLIENT_TOO_SLOW, RelayServer, read_relay
 from lesson_lib.net.replay import ReplayServer
 
@@ -171,3 +171,24 @@ def test_a_client_that_reads_too_slowly_for_one_send_to_finish_in_time_is_given_
 def test_a_bad_client_stall_timeout_fails_at_creation_naming_it(bad: object) -> None:
     with pytest.raises(ValueError, match="client_stall_timeout"):
         _relay("http://127.0.0.1:9/", client_stall_timeout=bad)
+
+
+def test_a_fast_readers_long_answer_does_not_grow_the_relays_memory() -> None:
+    # The relay keeps no answer text (its verdict has no content): a 16 MiB answer read as fast as it
+    # comes raises the relay process's RSS by far less than the answer (keeping the text: about twice it).
+    with CountingUpstream(16 * MiB, event_size=EVENT) as upstream:
+        relay = RelayProcess(upstream.url)
+        try:
+            warm = SlowReader(relay.stream_url, rcvbuf=256 * KiB)  # first use: imports, the HTTP client
+            while warm.received < MiB:
+                warm.read(64 * KiB)
+            warm.close()
+            before, peak = relay.rss(), 0
+            reader = SlowReader(relay.stream_url, rcvbuf=1 << 20)
+            while not reader.eof:
+                reader.read(1 << 20)
+                peak = max(peak, relay.rss())
+        finally:
+            relay.stop()
+    assert reader.received > upstream.body_size
+    assert peak - before < 8 * MiB, (before, peak)
