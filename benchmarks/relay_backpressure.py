@@ -382,8 +382,8 @@ def main(argv: list[str] | None = None) -> int:
     fast = result["fast_reader"]
     assert isinstance(fast, dict)
     print(
-        f"then a fast reader, the whole stream ({human_bytes(fast['bytes'])} in {fast['seconds']} s): relay RSS "
-        f"{human_bytes(fast['rss_before'])} before, {human_bytes(fast['rss_peak'])} at its peak"
+        f"then a fast reader, the whole stream ({human_bytes(fast['bytes'])} in {fast['seconds']} s): "
+        f"relay RSS {human_bytes(fast['rss_before'])} before, {human_bytes(fast['rss_peak'])} at its peak"
     )
     name = "relay_backpressure.json" + (".tmp" if args.quick else "")
     (RESULTS / name).write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
