@@ -204,7 +204,12 @@ class _RelayStream(Response):
             return
         if not work.cancelled() and work.exception() is not None:
             self.relay._count("pipeline_errors")  # quiet: counted, not logged
-        await send({"type": "http.response.body", "body": b"", "more_body": False})
+        try:  # the end of the body waits for a stalled client no longer than any other send
+            async with asyncio.timeout(stall):
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+        except TimeoutError:
+            self.relay._gave_up()
+            raise ClientTooSlow(f"the client read nothing for {stall} s; the relay gave up") from None
 
     async def _give_up(self, send: Send, stall: float) -> None:
         """The client did not read for ``stall`` seconds: the upstream is closed; record it, and end the
