@@ -25,8 +25,10 @@ from .http import (
     stream_http_updates,
 )
 from .relay import (
+    CLIENT_TOO_SLOW,
     STATIC_DIR,
     STREAM_HEADERS,
+    ClientTooSlow,
     RelayReply,
     RelayServer,
     read_relay,
@@ -53,6 +55,7 @@ from .replay import (
 )
 
 __all__ = [
+    "CLIENT_TOO_SLOW",
     "ESCAPE_PREFIX",
     "FINISH_INVENTIONS",
     "HEARTBEAT",
@@ -60,6 +63,7 @@ __all__ = [
     "STATIC_DIR",
     "STREAM_HEADERS",
     "VARIANTS",
+    "ClientTooSlow",
     "CompressedBodyCutError",
     "ContentEncodingError",
     "Emit",
