@@ -60,6 +60,9 @@ __all__ = ["HEARTBEAT", "ReplayRequest", "ReplayServer", "encode_events"]
 #: What a heartbeat writes: an SSE comment line and a blank line.
 HEARTBEAT = b": ping\n\n"
 
+#: The values ReplayServer accepts for ``X-Accel-Buffering`` (``None`` leaves the header out).
+_ACCEL_VALUES = frozenset({"yes", "no"})
+
 #: The longest pause between two pieces, in seconds: a lesson's slow stream, not a hung thread.
 MAX_DELAY = 60.0
 
@@ -212,7 +215,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         self.send_response(200)
         self.send_header("Content-Type", owner.content_type)
         self.send_header("Cache-Control", "no-cache")
-        self.send_header("X-Accel-Buffering", "no")
+        if owner.x_accel_buffering is not None:
+            self.send_header("X-Accel-Buffering", owner.x_accel_buffering)
         self.send_header("Transfer-Encoding", "chunked")
         self.end_headers()  # the writer is unbuffered: every write below is one sendall()
         if self.command == "HEAD":
@@ -280,6 +284,10 @@ class ReplayServer:
     the pause between pieces in seconds; ``heartbeat_every`` a number of pieces; ``drop_after`` a number of
     body bytes per response, for the first ``drop_count`` responses (``None``: every response).
 
+    ``x_accel_buffering`` is the value sent in the ``X-Accel-Buffering`` response header (``"yes"`` or
+    ``"no"``, the default); ``None`` sends no such header, as most upstreams do, so a proxy in front falls
+    back to its own buffering setting.
+
     Counters: :attr:`connections_opened`, :attr:`connections_closed`, :attr:`open_connections`,
     :attr:`heartbeats_sent`, and :attr:`requests` (what was asked, and where each answer began).
     """
@@ -296,6 +304,7 @@ class ReplayServer:
         drop_after: int | None = None,
         drop_count: int | None = None,
         content_type: str = "text/event-stream; charset=utf-8",
+        x_accel_buffering: str | None = "no",
         max_lifetime: float = 60.0,
         max_requests: int = 1000,
         idle_timeout: float = 5.0,
@@ -316,6 +325,8 @@ class ReplayServer:
         check_number("max_lifetime", max_lifetime, minimum=0, maximum=3600, low_open=True)
         check_number("idle_timeout", idle_timeout, minimum=0, maximum=600, low_open=True)
         check_int("max_requests", max_requests, minimum=1)
+        if not (x_accel_buffering is None or x_accel_buffering in _ACCEL_VALUES):
+            raise ValueError(f'x_accel_buffering must be "yes", "no" or None, not {x_accel_buffering!r}')
         if not isinstance(body, (bytes, bytearray, memoryview)):
             raise TypeError(f"body must be bytes, got {type(body).__name__}")
         if heartbeat_every is not None and "text/event-stream" not in content_type:
@@ -331,6 +342,7 @@ class ReplayServer:
         self.drop_after = drop_after
         self.drop_count = drop_count
         self.content_type = content_type
+        self.x_accel_buffering = x_accel_buffering
         self.max_lifetime = max_lifetime
         self.max_requests = max_requests
         self.idle_timeout = idle_timeout
