@@ -274,7 +274,11 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             if heartbeat:
                 self.wfile.write(b"%x\r\n%s\r\n" % (len(HEARTBEAT), HEARTBEAT))
                 owner._count("heartbeats_sent")
-        self.wfile.write(b"0\r\n\r\n")
+        if owner.chunked_terminator:
+            self.wfile.write(b"0\r\n\r\n")
+        else:  # every body byte is out, the framing is not finished: a clean FIN, then the server closes
+            self.close_connection = True
+            self.connection.shutdown(socket.SHUT_WR)
 
 
 class ReplayServer:
@@ -287,6 +291,11 @@ class ReplayServer:
     ``x_accel_buffering`` is the value sent in the ``X-Accel-Buffering`` response header (``"yes"`` or
     ``"no"``, the default); ``None`` sends no such header, as most upstreams do, so a proxy in front falls
     back to its own buffering setting.
+
+    ``chunked_terminator=False`` ends each whole body (one that is neither dropped nor stopped) by shutting
+    the server's side of the connection down cleanly (a FIN, not a reset) after the last piece, without the
+    terminating ``0`` chunk: every body byte arrives, the HTTP framing is not finished, and the connection is
+    not reused.
 
     Counters: :attr:`connections_opened`, :attr:`connections_closed`, :attr:`open_connections`,
     :attr:`heartbeats_sent`, and :attr:`requests` (what was asked, and where each answer began).
@@ -305,6 +314,7 @@ class ReplayServer:
         drop_count: int | None = None,
         content_type: str = "text/event-stream; charset=utf-8",
         x_accel_buffering: str | None = "no",
+        chunked_terminator: bool = True,
         max_lifetime: float = 60.0,
         max_requests: int = 1000,
         idle_timeout: float = 5.0,
@@ -327,6 +337,8 @@ class ReplayServer:
         check_int("max_requests", max_requests, minimum=1)
         if not (x_accel_buffering is None or x_accel_buffering in _ACCEL_VALUES):
             raise ValueError(f'x_accel_buffering must be "yes", "no" or None, not {x_accel_buffering!r}')
+        if not isinstance(chunked_terminator, bool):
+            raise TypeError(f"chunked_terminator must be a bool, got {type(chunked_terminator).__name__}")
         if not isinstance(body, (bytes, bytearray, memoryview)):
             raise TypeError(f"body must be bytes, got {type(body).__name__}")
         if heartbeat_every is not None and "text/event-stream" not in content_type:
@@ -343,6 +355,7 @@ class ReplayServer:
         self.drop_count = drop_count
         self.content_type = content_type
         self.x_accel_buffering = x_accel_buffering
+        self.chunked_terminator = chunked_terminator
         self.max_lifetime = max_lifetime
         self.max_requests = max_requests
         self.idle_timeout = idle_timeout
