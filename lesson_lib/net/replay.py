@@ -46,6 +46,7 @@ import socket
 import threading
 import time
 import urllib.parse
+import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -155,6 +156,38 @@ def heartbeat_at_boundary(owner: ReplayServer, offset: int) -> bool:
     return offset in owner._analysed().boundaries
 
 
+class _BodyWriter:
+    """Writes one response's body as chunks, through a gzip compressor when asked (one member per body).
+
+    ``write`` takes uncompressed bytes; with ``flush`` ("piece") the compressor is sync-flushed after each
+    write, so the bytes leave at once; with "end" only what the compressor gives up on its own is written.
+    """
+
+    def __init__(self, wfile: Any, gzip: bool, flush_each: bool) -> None:
+        self._wfile = wfile
+        self._zip = zlib.compressobj(wbits=31) if gzip else None
+        self._flush_each = flush_each
+
+    def _chunk(self, data: bytes) -> None:
+        if data:  # an empty chunk would be the terminating one
+            self._wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+
+    def write(self, data: bytes) -> None:
+        """Send ``data`` (uncompressed): as it is, or compressed (at once under "piece")."""
+        if self._zip is None:
+            self._chunk(data)
+            return
+        out = self._zip.compress(data)
+        if self._flush_each:
+            out += self._zip.flush(zlib.Z_SYNC_FLUSH)
+        self._chunk(out)
+
+    def finish(self, whole: bool) -> None:
+        """End the body: ``whole`` closes the gzip member; otherwise it is sync-flushed and left open."""
+        if self._zip is not None:
+            self._chunk(self._zip.flush(zlib.Z_FINISH if whole else zlib.Z_SYNC_FLUSH))
+
+
 class _Server(http.server.ThreadingHTTPServer):
     daemon_threads = False  # handler threads are joined by server_close(), so counts are final after stop()
     block_on_close = True
@@ -217,10 +250,14 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         self.send_header("Cache-Control", "no-cache")
         if owner.x_accel_buffering is not None:
             self.send_header("X-Accel-Buffering", owner.x_accel_buffering)
+        if owner.content_encoding is not None:
+            self.send_header("Content-Encoding", owner.content_encoding)
         self.send_header("Transfer-Encoding", "chunked")
         self.end_headers()  # the writer is unbuffered: every write below is one sendall()
         if self.command == "HEAD":
             return
+        gzip = owner.content_encoding == "gzip"
+        self._body = _BodyWriter(self.wfile, gzip, owner.compress_flush == "piece")
         try:
             self._write_pieces(owner, pieces, drop_after)
         except OSError:  # the client went away mid-body (it closed its response early)
@@ -250,7 +287,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             if self._peer_closed(min(step, left)):
                 raise ConnectionResetError("the client closed its end during the stall")
             if owner.heartbeat_every is not None and at_boundary and time.monotonic() < deadline:
-                self.wfile.write(b"%x\r\n%s\r\n" % (len(HEARTBEAT), HEARTBEAT))
+                self._body.write(HEARTBEAT)
                 owner._count("heartbeats_sent")
 
     def _write_pieces(self, owner: ReplayServer, pieces: list[tuple[bytes, bool]], drop: int | None) -> None:
@@ -263,17 +300,16 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             if owner._stopping.is_set():
                 drop = sent  # the server is stopping: end abruptly here
             if drop is not None and sent + len(piece) >= drop:
-                part = piece[: drop - sent]
-                if part:
-                    self.wfile.write(b"%x\r\n%s\r\n" % (len(part), part))
+                self._body.write(piece[: drop - sent])  # under "end", what the compressor holds stays there
                 self.close_connection = True
                 self.connection.shutdown(socket.SHUT_RDWR)  # no terminating chunk: the body is cut
                 return
-            self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece))
+            self._body.write(piece)
             sent += len(piece)
             if heartbeat:
-                self.wfile.write(b"%x\r\n%s\r\n" % (len(HEARTBEAT), HEARTBEAT))
+                self._body.write(HEARTBEAT)
                 owner._count("heartbeats_sent")
+        self._body.finish(whole=owner.chunked_terminator)
         if owner.chunked_terminator:
             self.wfile.write(b"0\r\n\r\n")
         else:  # every body byte is out, the framing is not finished: a clean FIN, then the server closes
@@ -297,6 +333,17 @@ class ReplayServer:
     terminating ``0`` chunk: every body byte arrives, the HTTP framing is not finished, and the connection is
     not reused.
 
+    ``content_encoding="gzip"`` sends ``Content-Encoding: gzip`` and compresses each response's body (its
+    pieces and heartbeats, in order) as one gzip member, written as the pieces go. ``compress_flush``
+    (only with a ``content_encoding``; default ``"piece"``): ``"piece"`` sync-flushes the compressor
+    (``Z_SYNC_FLUSH``) after every piece and heartbeat, so each piece's compressed bytes leave with it and
+    what has arrived inflates to exactly the pieces sent so far; ``"end"`` never flushes before the body
+    ends, so the compressor keeps output until its own block fills (a small body arrives all at the end).
+    A whole body closes the member; ``chunked_terminator=False`` leaves it unfinished after a sync flush
+    (every body byte inflates, the gzip trailer is missing); a drop or a stop leaves it unfinished where it
+    is cut (under ``"end"``, what the compressor held is lost). With or without compression, ``cuts``,
+    ``drop_after`` and ``stall_after``/``heartbeat_every`` (pieces) count the *uncompressed* body.
+
     Counters: :attr:`connections_opened`, :attr:`connections_closed`, :attr:`open_connections`,
     :attr:`heartbeats_sent`, and :attr:`requests` (what was asked, and where each answer began).
     """
@@ -315,6 +362,8 @@ class ReplayServer:
         content_type: str = "text/event-stream; charset=utf-8",
         x_accel_buffering: str | None = "no",
         chunked_terminator: bool = True,
+        content_encoding: str | None = None,
+        compress_flush: str | None = None,
         max_lifetime: float = 60.0,
         max_requests: int = 1000,
         idle_timeout: float = 5.0,
@@ -337,6 +386,14 @@ class ReplayServer:
         check_int("max_requests", max_requests, minimum=1)
         if not (x_accel_buffering is None or x_accel_buffering in _ACCEL_VALUES):
             raise ValueError(f'x_accel_buffering must be "yes", "no" or None, not {x_accel_buffering!r}')
+        if not (content_encoding is None or content_encoding == "gzip"):
+            raise ValueError(f'content_encoding must be "gzip" or None, not {content_encoding!r}')
+        if compress_flush is not None and content_encoding is None:
+            raise ValueError("compress_flush needs content_encoding (there is no compressor to flush)")
+        if compress_flush is None:
+            compress_flush = "piece"
+        elif not (isinstance(compress_flush, str) and compress_flush in ("piece", "end")):
+            raise ValueError(f'compress_flush must be "piece" or "end", not {compress_flush!r}')
         if not isinstance(chunked_terminator, bool):
             raise TypeError(f"chunked_terminator must be a bool, got {type(chunked_terminator).__name__}")
         if not isinstance(body, (bytes, bytearray, memoryview)):
@@ -356,6 +413,8 @@ class ReplayServer:
         self.content_type = content_type
         self.x_accel_buffering = x_accel_buffering
         self.chunked_terminator = chunked_terminator
+        self.content_encoding = content_encoding
+        self.compress_flush = compress_flush
         self.max_lifetime = max_lifetime
         self.max_requests = max_requests
         self.idle_timeout = idle_timeout
