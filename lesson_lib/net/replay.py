@@ -163,14 +163,16 @@ class _BodyWriter:
     write, so the bytes leave at once; with "end" only what the compressor gives up on its own is written.
     """
 
-    def __init__(self, wfile: Any, gzip: bool, flush_each: bool) -> None:
+    def __init__(self, wfile: Any, gzip: bool, flush_each: bool, owner: ReplayServer) -> None:
         self._wfile = wfile
+        self._owner = owner
         self._zip = zlib.compressobj(wbits=31) if gzip else None
         self._flush_each = flush_each
 
     def _chunk(self, data: bytes) -> None:
         if data:  # an empty chunk would be the terminating one
             self._wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+            self._owner._count("bytes_sent", len(data))  # counted once written (sendall returned)
 
     def write(self, data: bytes) -> None:
         """Send ``data`` (uncompressed): as it is, or compressed (at once under "piece")."""
@@ -257,7 +259,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         if self.command == "HEAD":
             return
         gzip = owner.content_encoding == "gzip"
-        self._body = _BodyWriter(self.wfile, gzip, owner.compress_flush == "piece")
+        self._body = _BodyWriter(self.wfile, gzip, owner.compress_flush == "piece", owner)
         try:
             self._write_pieces(owner, pieces, drop_after)
         except OSError:  # the client went away mid-body (it closed its response early)
@@ -301,10 +303,12 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                 drop = sent  # the server is stopping: end abruptly here
             if drop is not None and sent + len(piece) >= drop:
                 self._body.write(piece[: drop - sent])  # under "end", what the compressor holds stays there
+                owner._count("body_bytes_sent", drop - sent)
                 self.close_connection = True
                 self.connection.shutdown(socket.SHUT_RDWR)  # no terminating chunk: the body is cut
                 return
             self._body.write(piece)
+            owner._count("body_bytes_sent", len(piece))
             sent += len(piece)
             if heartbeat:
                 self._body.write(HEARTBEAT)
@@ -345,7 +349,8 @@ class ReplayServer:
     ``drop_after`` and ``stall_after``/``heartbeat_every`` (pieces) count the *uncompressed* body.
 
     Counters: :attr:`connections_opened`, :attr:`connections_closed`, :attr:`open_connections`,
-    :attr:`heartbeats_sent`, and :attr:`requests` (what was asked, and where each answer began).
+    :attr:`heartbeats_sent`, :attr:`bytes_sent` (as sent: compressed), :attr:`body_bytes_sent`
+    (uncompressed), and :attr:`requests` (what was asked, and where each answer began).
     """
 
     def __init__(
@@ -425,7 +430,8 @@ class ReplayServer:
         self._analysis: _Analysis | None = None
         self._server: _Server | None = None
         self._sockets: set[socket.socket] = set()
-        self._counts = {"opened": 0, "closed": 0, "heartbeats_sent": 0, "handler_errors": 0}
+        self._counts = {"opened": 0, "closed": 0, "heartbeats_sent": 0, "handler_errors": 0, "bytes_sent": 0,
+                        "body_bytes_sent": 0}
         self._requests: list[ReplayRequest] = []
         self._timer: threading.Timer | None = None
         self._thread: threading.Thread | None = None
@@ -513,6 +519,20 @@ class ReplayServer:
             return self._counts["heartbeats_sent"]
 
     @property
+    def bytes_sent(self) -> int:
+        """Body bytes written to all clients so far, as sent: after compression, heartbeats included, chunk
+        framing (sizes, CRLFs, the last chunk) excluded."""
+        with self._lock:
+            return self._counts["bytes_sent"]
+
+    @property
+    def body_bytes_sent(self) -> int:
+        """Bytes of ``body`` written to all clients so far, uncompressed, heartbeats excluded (under
+        ``compress_flush="end"`` a cut body counts bytes the compressor took but never gave up)."""
+        with self._lock:
+            return self._counts["body_bytes_sent"]
+
+    @property
     def requests(self) -> list[ReplayRequest]:
         with self._lock:
             return list(self._requests)
@@ -532,9 +552,9 @@ class ReplayServer:
         )
 
     # -- internals --------------------------------------------------------------------------------------
-    def _count(self, name: str) -> None:
+    def _count(self, name: str, amount: int = 1) -> None:
         with self._lock:
-            self._counts[name] += 1
+            self._counts[name] += amount
 
     def _opened(self, sock: socket.socket) -> None:
         with self._lock:

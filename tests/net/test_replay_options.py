@@ -220,3 +220,18 @@ def test_bad_compression_options_are_named_before_any_socket(options, argument, 
     monkeypatch.setattr(socket, "socket", lambda *a, **k: (_ for _ in ()).throw(AssertionError("socket")))
     with pytest.raises(ValueError, match=argument):
         ReplayServer(BODY, **options)
+
+
+# -- bytes_sent -----------------------------------------------------------------------------------------
+def test_bytes_sent_counts_body_bytes_as_sent_without_framing():
+    with ReplayServer(BODY, [7, 30]) as server:
+        _, rest = raw_get(server.port)
+        assert server.bytes_sent == server.body_bytes_sent == len(BODY) < len(rest)
+        raw_get(server.port)
+        assert server.bytes_sent == server.body_bytes_sent == 2 * len(BODY)
+    with ReplayServer(BODY, [7, 30], content_encoding="gzip") as server:
+        _, chunks = chunks_as_they_arrive(server.port, 99)
+        assert server.bytes_sent == len(b"".join(chunks)) and server.body_bytes_sent == len(BODY)
+    with ReplayServer(BODY, [7, 30], drop_after=20) as server:
+        raw_get(server.port)
+        assert server.bytes_sent == server.body_bytes_sent == 20
