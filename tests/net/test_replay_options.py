@@ -16,6 +16,7 @@ from lesson_lib import split_at
 from lesson_lib.captures import load, names
 from lesson_lib.net import stream_http
 from lesson_lib.net.replay import HEARTBEAT, ReplayServer
+from tests.net.test_sdks import openai_chat_text
 
 BODY = "data: 你好\n\ndata: Ångström\ndata: café 🙂\n\nid: 3\ndata: 完成\n\n".encode()
 
@@ -235,3 +236,15 @@ def test_bytes_sent_counts_body_bytes_as_sent_without_framing():
     with ReplayServer(BODY, [7, 30], drop_after=20) as server:
         raw_get(server.port)
         assert server.bytes_sent == server.body_bytes_sent == 20
+
+
+@pytest.mark.parametrize("flush", ["piece", "end"])
+def test_the_openai_sdk_reads_the_gzip_stream_to_the_same_text(flush):
+    capture = load("openai-chat/completed")
+    cuts = list(range(37, len(capture.body), 37))
+    with ReplayServer(capture.body, cuts) as plain:
+        want = openai_chat_text(plain.url)
+    with ReplayServer(capture.body, cuts, content_encoding="gzip", compress_flush=flush) as server:
+        got = openai_chat_text(server.url)
+        assert server.requests and server.bytes_sent > 0
+    assert got == want != ""
