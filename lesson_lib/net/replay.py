@@ -46,6 +46,7 @@ import socket
 import threading
 import time
 import urllib.parse
+import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -59,6 +60,9 @@ __all__ = ["HEARTBEAT", "ReplayRequest", "ReplayServer", "encode_events"]
 
 #: What a heartbeat writes: an SSE comment line and a blank line.
 HEARTBEAT = b": ping\n\n"
+
+#: The values ReplayServer accepts for ``X-Accel-Buffering`` (``None`` leaves the header out).
+_ACCEL_VALUES = frozenset({"yes", "no"})
 
 #: The longest pause between two pieces, in seconds: a lesson's slow stream, not a hung thread.
 MAX_DELAY = 60.0
@@ -152,6 +156,40 @@ def heartbeat_at_boundary(owner: ReplayServer, offset: int) -> bool:
     return offset in owner._analysed().boundaries
 
 
+class _BodyWriter:
+    """Writes one response's body as chunks, through a gzip compressor when asked (one member per body).
+
+    ``write`` takes uncompressed bytes; with ``flush`` ("piece") the compressor is sync-flushed after each
+    write, so the bytes leave at once; with "end" only what the compressor gives up on its own is written.
+    """
+
+    def __init__(self, wfile: Any, gzip: bool, flush_each: bool, owner: ReplayServer) -> None:
+        self._wfile = wfile
+        self._owner = owner
+        self._zip = zlib.compressobj(wbits=31) if gzip else None
+        self._flush_each = flush_each
+
+    def _chunk(self, data: bytes) -> None:
+        if data:  # an empty chunk would be the terminating one
+            self._wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+            self._owner._count("bytes_sent", len(data))  # counted once written (sendall returned)
+
+    def write(self, data: bytes) -> None:
+        """Send ``data`` (uncompressed): as it is, or compressed (at once under "piece")."""
+        if self._zip is None:
+            self._chunk(data)
+            return
+        out = self._zip.compress(data)
+        if self._flush_each:
+            out += self._zip.flush(zlib.Z_SYNC_FLUSH)
+        self._chunk(out)
+
+    def finish(self, whole: bool) -> None:
+        """End the body: ``whole`` closes the gzip member; otherwise it is sync-flushed and left open."""
+        if self._zip is not None:
+            self._chunk(self._zip.flush(zlib.Z_FINISH if whole else zlib.Z_SYNC_FLUSH))
+
+
 class _Server(http.server.ThreadingHTTPServer):
     daemon_threads = False  # handler threads are joined by server_close(), so counts are final after stop()
     block_on_close = True
@@ -212,11 +250,16 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         self.send_response(200)
         self.send_header("Content-Type", owner.content_type)
         self.send_header("Cache-Control", "no-cache")
-        self.send_header("X-Accel-Buffering", "no")
+        if owner.x_accel_buffering is not None:
+            self.send_header("X-Accel-Buffering", owner.x_accel_buffering)
+        if owner.content_encoding is not None:
+            self.send_header("Content-Encoding", owner.content_encoding)
         self.send_header("Transfer-Encoding", "chunked")
         self.end_headers()  # the writer is unbuffered: every write below is one sendall()
         if self.command == "HEAD":
             return
+        gzip = owner.content_encoding == "gzip"
+        self._body = _BodyWriter(self.wfile, gzip, owner.compress_flush == "piece", owner)
         try:
             self._write_pieces(owner, pieces, drop_after)
         except OSError:  # the client went away mid-body (it closed its response early)
@@ -246,7 +289,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             if self._peer_closed(min(step, left)):
                 raise ConnectionResetError("the client closed its end during the stall")
             if owner.heartbeat_every is not None and at_boundary and time.monotonic() < deadline:
-                self.wfile.write(b"%x\r\n%s\r\n" % (len(HEARTBEAT), HEARTBEAT))
+                self._body.write(HEARTBEAT)
                 owner._count("heartbeats_sent")
 
     def _write_pieces(self, owner: ReplayServer, pieces: list[tuple[bytes, bool]], drop: int | None) -> None:
@@ -259,18 +302,23 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             if owner._stopping.is_set():
                 drop = sent  # the server is stopping: end abruptly here
             if drop is not None and sent + len(piece) >= drop:
-                part = piece[: drop - sent]
-                if part:
-                    self.wfile.write(b"%x\r\n%s\r\n" % (len(part), part))
+                self._body.write(piece[: drop - sent])  # under "end", what the compressor holds stays there
+                owner._count("body_bytes_sent", drop - sent)
                 self.close_connection = True
                 self.connection.shutdown(socket.SHUT_RDWR)  # no terminating chunk: the body is cut
                 return
-            self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece))
+            self._body.write(piece)
+            owner._count("body_bytes_sent", len(piece))
             sent += len(piece)
             if heartbeat:
-                self.wfile.write(b"%x\r\n%s\r\n" % (len(HEARTBEAT), HEARTBEAT))
+                self._body.write(HEARTBEAT)
                 owner._count("heartbeats_sent")
-        self.wfile.write(b"0\r\n\r\n")
+        self._body.finish(whole=owner.chunked_terminator)
+        if owner.chunked_terminator:
+            self.wfile.write(b"0\r\n\r\n")
+        else:  # every body byte is out, the framing is not finished: a clean FIN, then the server closes
+            self.close_connection = True
+            self.connection.shutdown(socket.SHUT_WR)
 
 
 class ReplayServer:
@@ -280,8 +328,29 @@ class ReplayServer:
     the pause between pieces in seconds; ``heartbeat_every`` a number of pieces; ``drop_after`` a number of
     body bytes per response, for the first ``drop_count`` responses (``None``: every response).
 
+    ``x_accel_buffering`` is the value sent in the ``X-Accel-Buffering`` response header (``"yes"`` or
+    ``"no"``, the default); ``None`` sends no such header, as most upstreams do, so a proxy in front falls
+    back to its own buffering setting.
+
+    ``chunked_terminator=False`` ends each whole body (one that is neither dropped nor stopped) by shutting
+    the server's side of the connection down cleanly (a FIN, not a reset) after the last piece, without the
+    terminating ``0`` chunk: every body byte arrives, the HTTP framing is not finished, and the connection is
+    not reused.
+
+    ``content_encoding="gzip"`` sends ``Content-Encoding: gzip`` and compresses each response's body (its
+    pieces and heartbeats, in order) as one gzip member, written as the pieces go. ``compress_flush``
+    (only with a ``content_encoding``; default ``"piece"``): ``"piece"`` sync-flushes the compressor
+    (``Z_SYNC_FLUSH``) after every piece and heartbeat, so each piece's compressed bytes leave with it and
+    what has arrived inflates to exactly the pieces sent so far; ``"end"`` never flushes before the body
+    ends, so the compressor keeps output until its own block fills (a small body arrives all at the end).
+    A whole body closes the member; ``chunked_terminator=False`` leaves it unfinished after a sync flush
+    (every body byte inflates, the gzip trailer is missing); a drop or a stop leaves it unfinished where it
+    is cut (under ``"end"``, what the compressor held is lost). With or without compression, ``cuts``,
+    ``drop_after`` and ``stall_after``/``heartbeat_every`` (pieces) count the *uncompressed* body.
+
     Counters: :attr:`connections_opened`, :attr:`connections_closed`, :attr:`open_connections`,
-    :attr:`heartbeats_sent`, and :attr:`requests` (what was asked, and where each answer began).
+    :attr:`heartbeats_sent`, :attr:`bytes_sent` (as sent: compressed), :attr:`body_bytes_sent`
+    (uncompressed), and :attr:`requests` (what was asked, and where each answer began).
     """
 
     def __init__(
@@ -296,6 +365,10 @@ class ReplayServer:
         drop_after: int | None = None,
         drop_count: int | None = None,
         content_type: str = "text/event-stream; charset=utf-8",
+        x_accel_buffering: str | None = "no",
+        chunked_terminator: bool = True,
+        content_encoding: str | None = None,
+        compress_flush: str | None = None,
         max_lifetime: float = 60.0,
         max_requests: int = 1000,
         idle_timeout: float = 5.0,
@@ -316,6 +389,18 @@ class ReplayServer:
         check_number("max_lifetime", max_lifetime, minimum=0, maximum=3600, low_open=True)
         check_number("idle_timeout", idle_timeout, minimum=0, maximum=600, low_open=True)
         check_int("max_requests", max_requests, minimum=1)
+        if not (x_accel_buffering is None or x_accel_buffering in _ACCEL_VALUES):
+            raise ValueError(f'x_accel_buffering must be "yes", "no" or None, not {x_accel_buffering!r}')
+        if not (content_encoding is None or content_encoding == "gzip"):
+            raise ValueError(f'content_encoding must be "gzip" or None, not {content_encoding!r}')
+        if compress_flush is not None and content_encoding is None:
+            raise ValueError("compress_flush needs content_encoding (there is no compressor to flush)")
+        if compress_flush is None:
+            compress_flush = "piece"
+        elif not (isinstance(compress_flush, str) and compress_flush in ("piece", "end")):
+            raise ValueError(f'compress_flush must be "piece" or "end", not {compress_flush!r}')
+        if not isinstance(chunked_terminator, bool):
+            raise TypeError(f"chunked_terminator must be a bool, got {type(chunked_terminator).__name__}")
         if not isinstance(body, (bytes, bytearray, memoryview)):
             raise TypeError(f"body must be bytes, got {type(body).__name__}")
         if heartbeat_every is not None and "text/event-stream" not in content_type:
@@ -331,6 +416,10 @@ class ReplayServer:
         self.drop_after = drop_after
         self.drop_count = drop_count
         self.content_type = content_type
+        self.x_accel_buffering = x_accel_buffering
+        self.chunked_terminator = chunked_terminator
+        self.content_encoding = content_encoding
+        self.compress_flush = compress_flush
         self.max_lifetime = max_lifetime
         self.max_requests = max_requests
         self.idle_timeout = idle_timeout
@@ -341,7 +430,8 @@ class ReplayServer:
         self._analysis: _Analysis | None = None
         self._server: _Server | None = None
         self._sockets: set[socket.socket] = set()
-        self._counts = {"opened": 0, "closed": 0, "heartbeats_sent": 0, "handler_errors": 0}
+        self._counts = {"opened": 0, "closed": 0, "heartbeats_sent": 0, "handler_errors": 0, "bytes_sent": 0,
+                        "body_bytes_sent": 0}
         self._requests: list[ReplayRequest] = []
         self._timer: threading.Timer | None = None
         self._thread: threading.Thread | None = None
@@ -429,6 +519,20 @@ class ReplayServer:
             return self._counts["heartbeats_sent"]
 
     @property
+    def bytes_sent(self) -> int:
+        """Body bytes written to all clients so far, as sent: after compression, heartbeats included, chunk
+        framing (sizes, CRLFs, the last chunk) excluded."""
+        with self._lock:
+            return self._counts["bytes_sent"]
+
+    @property
+    def body_bytes_sent(self) -> int:
+        """Bytes of ``body`` written to all clients so far, uncompressed, heartbeats excluded (under
+        ``compress_flush="end"`` a cut body counts bytes the compressor took but never gave up)."""
+        with self._lock:
+            return self._counts["body_bytes_sent"]
+
+    @property
     def requests(self) -> list[ReplayRequest]:
         with self._lock:
             return list(self._requests)
@@ -448,9 +552,9 @@ class ReplayServer:
         )
 
     # -- internals --------------------------------------------------------------------------------------
-    def _count(self, name: str) -> None:
+    def _count(self, name: str, amount: int = 1) -> None:
         with self._lock:
-            self._counts[name] += 1
+            self._counts[name] += amount
 
     def _opened(self, sock: socket.socket) -> None:
         with self._lock:
