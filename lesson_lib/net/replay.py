@@ -389,7 +389,9 @@ class ReplayServer:
         check_number("max_lifetime", max_lifetime, minimum=0, maximum=3600, low_open=True)
         check_number("idle_timeout", idle_timeout, minimum=0, maximum=600, low_open=True)
         check_int("max_requests", max_requests, minimum=1)
-        if not (x_accel_buffering is None or x_accel_buffering in _ACCEL_VALUES):
+        accel = x_accel_buffering
+        accel_ok = accel is None or (isinstance(accel, str) and accel in _ACCEL_VALUES)
+        if not accel_ok:  # (a str first: an unhashable value would fail the set lookup unnamed)
             raise ValueError(f'x_accel_buffering must be "yes", "no" or None, not {x_accel_buffering!r}')
         if not (content_encoding is None or content_encoding == "gzip"):
             raise ValueError(f'content_encoding must be "gzip" or None, not {content_encoding!r}')

@@ -53,7 +53,7 @@ def test_x_accel_buffering_defaults_to_no():
         assert header_lines(raw_get(server.port)[0])["x-accel-buffering"] == "no"
 
 
-@pytest.mark.parametrize("value", ["", "No", "off", True, 0, b"no"])
+@pytest.mark.parametrize("value", ["", "No", "off", True, 0, b"no", ["no"]])
 def test_bad_x_accel_buffering_is_named_before_any_socket(value, monkeypatch):
     def no_socket(*args, **kwargs):
         raise AssertionError("a socket was opened")
