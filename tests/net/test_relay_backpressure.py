@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import socket
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -95,6 +96,13 @@ def _stalled_client(url: str) -> socket.socket:
     return reader.sock
 
 
+def _wait_until(condition: Callable[[], bool], deadline: float, step: float = 0.05) -> None:
+    """Poll ``condition`` every ``step`` seconds until it holds or ``time.monotonic()`` passes ``deadline``;
+    the caller asserts what it waited for."""
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(step)
+
+
 def _read_all(sock: socket.socket) -> bytes:
     sock.settimeout(10)
     data = bytearray()
@@ -111,11 +119,9 @@ def test_a_client_that_stops_reading_makes_the_relay_give_up_and_close_the_upstr
     ):
         sock = _stalled_client(relay.stream_url())
         deadline = time.monotonic() + 10
-        while relay.gave_up == 0 and time.monotonic() < deadline:
-            time.sleep(0.05)
+        _wait_until(lambda: relay.gave_up > 0, deadline)
         assert relay.gave_up == 1 and relay.last_outcome == CLIENT_TOO_SLOW
-        while upstream.open_connections and time.monotonic() < deadline:
-            time.sleep(0.05)
+        _wait_until(lambda: not upstream.open_connections, deadline)
         assert upstream.connections_opened == 1 and upstream.connections_closed == 1
         # The client did not read the outcome within another 0.5 s either: the relay closed the connection,
         # so the client gets what was buffered and no end of the chunked body.
@@ -133,8 +139,7 @@ def test_a_stalled_client_that_reads_again_gets_the_client_too_slow_outcome_last
     ):
         sock = _stalled_client(relay.stream_url())
         deadline = time.monotonic() + 10
-        while relay.gave_up == 0 and time.monotonic() < deadline:
-            time.sleep(0.02)
+        _wait_until(lambda: relay.gave_up > 0, deadline, step=0.02)
         assert relay.gave_up == 1
         data = _read_all(sock)  # within the second the relay waits for the outcome's send
         sock.close()
@@ -161,9 +166,7 @@ def test_a_client_that_reads_too_slowly_for_one_send_to_finish_in_time_is_given_
         )
         assert samples[-1].client_read > 2 * KiB  # it did read, all along
         assert relay.gave_up == 1 and relay.last_outcome == CLIENT_TOO_SLOW
-        deadline = time.monotonic() + 5
-        while upstream.closed < 1 and time.monotonic() < deadline:
-            time.sleep(0.05)
+        _wait_until(lambda: upstream.closed >= 1, time.monotonic() + 5)
         assert upstream.closed == 1 and upstream.finished == 0
 
 
