@@ -21,9 +21,12 @@ The two hand-written clients stop reading where their users stop (``data: [DONE]
 of the :class:`~lesson_lib.guard.UnprovenStreamError` raised into the iteration: both judge the finish
 signal, through lesson_lib.
 
-Timeouts: each adapter waits at most :data:`IDLE_SECONDS` (1 s) for any single read (the SDKs', httpx's and
-requests' read timeout; lesson_lib's ``idle_timeout``), so a stall ends the stream instead of the run; real
-defaults are far longer (openai's and anthropic's read timeout is 600 s, requests has none). Connecting may
+Timeouts: on a timed entry (the catalogue's ``timed``: a stall, heartbeats, a trickle, scaled to it) each
+adapter waits at most :data:`IDLE_SECONDS` (1 s) for any single read (the SDKs', httpx's and requests' read
+timeout; lesson_lib's ``idle_timeout``), so a stall ends the stream instead of the run. On any other entry
+(no pause near 1 s is in it) it waits at most :data:`UNTIMED_SECONDS`: there a long wait is a hang, and a
+busy machine's one-second hiccup must not turn a whole answer into ``timed_out``. Real defaults are far
+longer (openai's and anthropic's read timeout is 600 s, requests has none). Connecting may
 take :data:`CONNECT_SECONDS`. The SDKs are made with ``max_retries=0``, so each fault is asked once.
 
 The clients (:data:`CLIENTS`, in table order):
@@ -66,6 +69,7 @@ __all__ = [
     "CONNECT_SECONDS",
     "IDLE_SECONDS",
     "MCP_REQUEST_ID",
+    "UNTIMED_SECONDS",
     "Adapter",
     "EntryError",
     "anthropic_async",
@@ -87,6 +91,8 @@ __all__ = [
 #: The longest wait for one read, in seconds: longer than a fault's pauses between pieces, shorter than its
 #: stalls (the catalogue's stall is longer than this; real clients' defaults are far longer).
 IDLE_SECONDS = 1.0
+#: The longest wait for one read on an entry that is not ``timed``, in seconds (it has no pause to time).
+UNTIMED_SECONDS = 30.0
 #: The longest wait to connect, in seconds (a loopback server: never near it).
 CONNECT_SECONDS = 5.0
 #: The JSON-RPC id of the MCP request; the MCP contract is judged against it.
@@ -96,9 +102,10 @@ PROMPT = "你好, café 🙂"
 MESSAGES: list[Any] = [{"role": "user", "content": PROMPT}]  # each SDK types it its own way
 
 Entry = Mapping[str, Any]
-#: One stream read by one client: the entry and the list the user's text goes into; returns a verdict
+#: One stream read by one client: the entry, the list the user's text goes into and the read timeout in
+#: seconds; returns a verdict
 #: when the client itself gives one (lesson_lib), or None: the iteration ended, so the user says completed.
-Reader = Callable[[Entry, list[str]], Verdict | None]
+Reader = Callable[[Entry, list[str], float], Verdict | None]
 
 
 # -- what is sent ------------------------------------------------------------------------------------------
@@ -164,10 +171,16 @@ def _sdk_base(entry: Entry, suffix: str) -> str:
     return str(entry["base_url"]) + path[: len(path) - len(suffix)]
 
 
-def _timeout(module: Any) -> Any:
-    """An SDK's (httpx2's) or httpx's timeout: :data:`IDLE_SECONDS` per read, :data:`CONNECT_SECONDS` to
+def read_timeout(entry: Entry) -> float:
+    """The read timeout an adapter uses on ``entry``: :data:`IDLE_SECONDS` if it is ``timed``, else
+    :data:`UNTIMED_SECONDS`."""
+    return IDLE_SECONDS if entry.get("timed") else UNTIMED_SECONDS
+
+
+def _timeout(module: Any, idle: float) -> Any:
+    """An SDK's (httpx2's) or httpx's timeout: ``idle`` seconds per read, :data:`CONNECT_SECONDS` to
     connect."""
-    return module.Timeout(IDLE_SECONDS, connect=CONNECT_SECONDS)
+    return module.Timeout(idle, connect=CONNECT_SECONDS)
 
 
 # -- the adapters ------------------------------------------------------------------------------------------
@@ -195,7 +208,7 @@ class Adapter:
             return None
         parts: list[str] = []
         try:
-            given = self.read(entry, parts)
+            given = self.read(entry, parts, read_timeout(entry))
         except Exception as exc:
             outcome = outcome_of(exc)
             if outcome is None:
@@ -240,36 +253,39 @@ _OPENAI: dict[str, _OpenAIRoute] = {
 }
 
 
-def _openai_options(entry: Entry, route: _OpenAIRoute, http_client: Any = None) -> dict[str, Any]:
+def _openai_options(
+    entry: Entry, idle: float, route: _OpenAIRoute, http_client: Any = None
+) -> dict[str, Any]:
     import httpx2
 
     options: dict[str, Any] = {
         "api_key": "fault-server",
         "base_url": _sdk_base(entry, route.suffix),
         "max_retries": 0,
-        "timeout": _timeout(httpx2),
+        "timeout": _timeout(httpx2, idle),
     }
     if http_client is not None:
         options["http_client"] = http_client
     return options
 
 
-def _read_openai(entry: Entry, parts: list[str], http_client: Any = None) -> None:
+def _read_openai(entry: Entry, parts: list[str], idle: float, http_client: Any = None) -> None:
     import openai
 
     route = _OPENAI[entry["contract"]]
-    with openai.OpenAI(**_openai_options(entry, route, http_client)) as sdk, route.create(sdk) as stream:
+    options = _openai_options(entry, idle, route, http_client)
+    with openai.OpenAI(**options) as sdk, route.create(sdk) as stream:
         for item in stream:
             parts.append(route.text(item))
 
 
-def _read_openai_async(entry: Entry, parts: list[str]) -> None:
+def _read_openai_async(entry: Entry, parts: list[str], idle: float) -> None:
     import openai
 
     route = _OPENAI[entry["contract"]]
 
     async def read() -> None:
-        async with openai.AsyncOpenAI(**_openai_options(entry, route)) as sdk:
+        async with openai.AsyncOpenAI(**_openai_options(entry, idle, route)) as sdk:
             stream = await route.create(sdk)
             async with stream:
                 async for item in stream:
@@ -278,13 +294,13 @@ def _read_openai_async(entry: Entry, parts: list[str]) -> None:
     asyncio.run(read())
 
 
-def _read_guarded_openai(entry: Entry, parts: list[str]) -> None:
+def _read_guarded_openai(entry: Entry, parts: list[str], idle: float) -> None:
     import httpx2
 
     from ..guard import Client
 
-    with Client(timeout=_timeout(httpx2)) as guard:
-        _read_openai(entry, parts, guard)
+    with Client(timeout=_timeout(httpx2, idle)) as guard:
+        _read_openai(entry, parts, idle, guard)
 
 
 # -- anthropic ---------------------------------------------------------------------------------------------
@@ -292,37 +308,37 @@ def _read_guarded_openai(entry: Entry, parts: list[str]) -> None:
 _ANTHROPIC_PATH = "/v1/messages"
 
 
-def _anthropic_options(entry: Entry, http_client: Any = None) -> dict[str, Any]:
+def _anthropic_options(entry: Entry, idle: float, http_client: Any = None) -> dict[str, Any]:
     import httpx2
 
     options: dict[str, Any] = {
         "api_key": "fault-server",
         "base_url": _sdk_base(entry, _ANTHROPIC_PATH),
         "max_retries": 0,
-        "timeout": _timeout(httpx2),
+        "timeout": _timeout(httpx2, idle),
     }
     if http_client is not None:
         options["http_client"] = http_client
     return options
 
 
-def _read_anthropic(entry: Entry, parts: list[str], http_client: Any = None) -> None:
+def _read_anthropic(entry: Entry, parts: list[str], idle: float, http_client: Any = None) -> None:
     import anthropic
 
     with (
-        anthropic.Anthropic(**_anthropic_options(entry, http_client)) as sdk,
+        anthropic.Anthropic(**_anthropic_options(entry, idle, http_client)) as sdk,
         sdk.messages.stream(model=MODEL, max_tokens=1024, messages=MESSAGES) as stream,
     ):
         for text in stream.text_stream:
             parts.append(text)
 
 
-def _read_anthropic_async(entry: Entry, parts: list[str]) -> None:
+def _read_anthropic_async(entry: Entry, parts: list[str], idle: float) -> None:
     import anthropic
 
     async def read() -> None:
         async with (
-            anthropic.AsyncAnthropic(**_anthropic_options(entry)) as sdk,
+            anthropic.AsyncAnthropic(**_anthropic_options(entry, idle)) as sdk,
             sdk.messages.stream(model=MODEL, max_tokens=1024, messages=MESSAGES) as stream,
         ):
             async for text in stream.text_stream:
@@ -331,13 +347,13 @@ def _read_anthropic_async(entry: Entry, parts: list[str]) -> None:
     asyncio.run(read())
 
 
-def _read_guarded_anthropic(entry: Entry, parts: list[str]) -> None:
+def _read_guarded_anthropic(entry: Entry, parts: list[str], idle: float) -> None:
     import httpx2
 
     from ..guard import Client
 
-    with Client(timeout=_timeout(httpx2)) as guard:
-        _read_anthropic(entry, parts, guard)
+    with Client(timeout=_timeout(httpx2, idle)) as guard:
+        _read_anthropic(entry, parts, idle, guard)
 
 
 # -- hand-written clients: what their users write ----------------------------------------------------------
@@ -414,14 +430,14 @@ _SSE_USERS: dict[str, _SSEUser] = {
 }
 
 
-def _read_httpx_sse(entry: Entry, parts: list[str]) -> None:
+def _read_httpx_sse(entry: Entry, parts: list[str], idle: float) -> None:
     import httpx
     from httpx_sse import connect_sse
 
     user = _SSE_USERS[entry["contract"]]
     body = request_json(entry["contract"])
     with (
-        httpx.Client(timeout=_timeout(httpx), trust_env=False) as client,
+        httpx.Client(timeout=_timeout(httpx, idle), trust_env=False) as client,
         connect_sse(client, "POST", stream_url(entry), json=body) as source,
     ):
         source.response.raise_for_status()  # the README's own check
@@ -431,13 +447,13 @@ def _read_httpx_sse(entry: Entry, parts: list[str]) -> None:
             parts.append(user.careful(sse.json()))
 
 
-def _read_requests(entry: Entry, parts: list[str]) -> None:
+def _read_requests(entry: Entry, parts: list[str], idle: float) -> None:
     import requests
 
     contract = entry["contract"]
     body = request_json(contract)
     with requests.post(
-        stream_url(entry), json=body, stream=True, timeout=(CONNECT_SECONDS, IDLE_SECONDS)
+        stream_url(entry), json=body, stream=True, timeout=(CONNECT_SECONDS, idle)
     ) as response:
         response.raise_for_status()
         if contract in _SSE_USERS:
@@ -465,31 +481,31 @@ def _read_requests(entry: Entry, parts: list[str]) -> None:
 # -- lesson_lib's own client -------------------------------------------------------------------------------
 
 
-def _lesson_lib_arguments(entry: Entry) -> tuple[str, dict[str, Any]]:
+def _lesson_lib_arguments(entry: Entry, idle: float) -> tuple[str, dict[str, Any]]:
     contract = str(entry["contract"])
     options: dict[str, Any] = {
         "json": request_json(contract),
         "headers": request_headers(contract),
         "timeout": 10.0,  # httpx's, for connecting and the headers; the body's reads are bounded below
-        "idle_timeout": IDLE_SECONDS,
+        "idle_timeout": idle,
     }
     if contract in NEEDS_REQUEST_ID:
         options["request_id"] = MCP_REQUEST_ID
     return contract, options
 
 
-def _read_lesson_lib(entry: Entry, parts: list[str]) -> Verdict:
+def _read_lesson_lib(entry: Entry, parts: list[str], idle: float) -> Verdict:
     from ..net import stream_http
 
-    contract, options = _lesson_lib_arguments(entry)
+    contract, options = _lesson_lib_arguments(entry, idle)
     result = stream_http(stream_url(entry), contract, **options)
     return Verdict(str(result.outcome), result.text)
 
 
-def _read_lesson_lib_async(entry: Entry, parts: list[str]) -> Verdict:
+def _read_lesson_lib_async(entry: Entry, parts: list[str], idle: float) -> Verdict:
     from ..net import astream_http
 
-    contract, options = _lesson_lib_arguments(entry)
+    contract, options = _lesson_lib_arguments(entry, idle)
     result = asyncio.run(astream_http(stream_url(entry), contract, **options))
     return Verdict(str(result.outcome), result.text)
 

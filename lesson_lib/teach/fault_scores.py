@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..faults import Expected, get_fault
-from .fault_clients import CLIENTS, IDLE_SECONDS, Adapter, Entry, EntryError
+from .fault_clients import CLIENTS, IDLE_SECONDS, UNTIMED_SECONDS, Adapter, Entry, EntryError
 
 __all__ = [
     "CLASSES",
@@ -171,8 +171,10 @@ def scores_json(
     fault, totals per client and class, the legend, the read timeout and the packages' versions."""
     return {
         "about": "tools/score_clients.py: the clients of lesson_lib.teach.fault_clients over the fault "
-        "catalogue; each reads as its documentation shows, with a read timeout of idle_timeout_seconds",
+        "catalogue; each reads as its documentation shows, with a read timeout of idle_timeout_seconds on a "
+        "timed fault and untimed_timeout_seconds on the others",
         "idle_timeout_seconds": IDLE_SECONDS,
+        "untimed_timeout_seconds": UNTIMED_SECONDS,
         "versions": {package: _version(package) for package in PACKAGES},
         "classes": {cls: MEANING[cls] for cls in CLASSES},
         "clients": list(scores),
@@ -247,7 +249,9 @@ def scores_markdown(data: Mapping[str, Any]) -> str:
         "Written by `tools/score_clients.py` (with `docs/fault_scores.json`, the same data); "
         "`tests/faults/test_client_scores.py` runs every client again and checks that both are what they "
         "do now. Each client reads each fault's stream the way its documentation shows a user streaming an "
-        f"answer, with a read timeout of {data['idle_timeout_seconds']:g} s, and concludes what that user "
+        f"answer, with a read timeout of {data['idle_timeout_seconds']:g} s on a timed fault (a stall, "
+        f"heartbeats, a trickle; {data['untimed_timeout_seconds']:g} s on the others, which pause "
+        "nowhere near 1 s), and concludes what that user "
         "would: a stream that ends without an exception is `completed`. Measured with " + versions + ".",
         "",
         "Legend: " + " · ".join(f"{MARK[cls]} {cls}: {data['classes'][cls]}" for cls in CLASSES) + ".",

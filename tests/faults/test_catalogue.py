@@ -673,3 +673,18 @@ def test_the_time_faults():
         assert plan.seconds > 1.5 * IDLE_TIMEOUT  # heartbeats for longer than a progress timeout
         assert max(step.seconds for step in plan.steps if isinstance(step, Pause)) <= HEARTBEAT_INTERVAL
     assert _plan("openai-chat-heartbeats-only").body == b": keep-alive\n\n" * 11
+
+
+def test_an_untimed_fault_pauses_nowhere_near_the_read_timeout():
+    """What lets the score read an untimed fault with a long read timeout (UNTIMED_SECONDS): its verdict
+    cannot depend on the clock, because no pause in it, nor all of them together, comes near 1 s."""
+    untimed = [fault for fault in CATALOGUE if not fault.timed]
+    assert untimed and len(untimed) < len(CATALOGUE)
+    for fault in untimed:
+        plan = fault.respond(proper(fault))
+        pauses = [step.seconds for step in plan.steps if isinstance(step, Pause)]
+        assert max(pauses, default=0) <= 0.25 * IDLE_TIMEOUT, fault.name
+    for fault in CATALOGUE:
+        if fault.timed:
+            steps = fault.respond(proper(fault)).steps
+            assert sum(step.seconds for step in steps if isinstance(step, Pause)) > IDLE_TIMEOUT, fault.name

@@ -30,6 +30,8 @@ from lesson_lib.faults import Expected
 from lesson_lib.net import ReplayServer
 from lesson_lib.teach.fault_clients import (
     CLIENTS,
+    IDLE_SECONDS,
+    UNTIMED_SECONDS,
     Adapter,
     EntryError,
     client_named,
@@ -253,10 +255,9 @@ def test_a_stall_longer_than_the_read_timeout_ends_every_client():
         for server in servers.values():
             server.start()
         with ThreadPoolExecutor(len(CLIENTS)) as pool:
-            futures = {
-                name: pool.submit(client_named(name).verdict, entry(servers[name].url, contract))
-                for name, contract in contracts.items()
-            }
+            # a stall is a timed fault: read with the catalogue's 1 s read timeout
+            timed = {name: {**entry(servers[name].url, c), "timed": True} for name, c in contracts.items()}
+            futures = {name: pool.submit(client_named(name).verdict, timed[name]) for name in contracts}
             verdicts = {name: future.result() for name, future in futures.items()}
     finally:
         for server in servers.values():
@@ -372,12 +373,23 @@ def test_in_every_chunking_a_client_s_verdict_is_the_same(data, client, kind):
         assert verdict.text == consume([capture.body], contract).text
 
 
+def test_the_read_timeout_is_the_catalogue_s_on_a_timed_entry_only():
+    """A timed entry (a stall, heartbeats, a trickle) is read with the 1 s the faults are scaled to; any
+    other with UNTIMED_SECONDS, so a busy machine's pause cannot turn a whole answer into timed_out."""
+    given: list[float] = []
+    adapter = Adapter("records", frozenset({"openai-chat"}), lambda entry, parts, idle: given.append(idle))
+    adapter.verdict({"name": "x", "contract": "openai-chat", "timed": True})
+    adapter.verdict({"name": "x", "contract": "openai-chat", "timed": False})
+    adapter.verdict({"name": "x", "contract": "openai-chat"})
+    assert given == [IDLE_SECONDS, UNTIMED_SECONDS, UNTIMED_SECONDS] and IDLE_SECONDS < 2 < UNTIMED_SECONDS
+
+
 def test_a_made_up_adapter_s_crash_propagates_and_its_outcome_is_kept():
-    def crashes(entry, parts):
+    def crashes(entry, parts, idle):
         parts.append("partial")
         raise KeyError("choices")
 
-    def times_out(entry, parts):
+    def times_out(entry, parts, idle):
         parts.append("partial")
         raise httpx.ReadTimeout("slow")
 

@@ -31,13 +31,13 @@ EVERY = frozenset({fault.contract for fault in CATALOGUE})
 
 
 def _says(outcome: str, text: str | None = None) -> Adapter:
-    def read(entry, parts):
+    def read(entry, parts, idle):
         return Verdict(outcome, get_fault(entry["name"]).expected.text if text is None else text)
 
     return Adapter(f"says-{outcome}{'' if text is None else '-' + text}", EVERY, read)
 
 
-def _crashes(entry, parts):
+def _crashes(entry, parts, idle):
     raise KeyError("choices")
 
 
@@ -91,12 +91,12 @@ def test_a_verdict_is_right_only_with_the_expected_outcome_and_text():
         ("service_error", ""): ("wrong-other", False, False),
     }
     for (outcome, text), wanted in cases.items():
-        adapter = Adapter("fixed", EVERY, lambda entry, parts, o=outcome, t=text: Verdict(o, t))
+        adapter = Adapter("fixed", EVERY, lambda entry, parts, idle, o=outcome, t=text: Verdict(o, t))
         score = judge(adapter, item, expected)
         assert (score.cls, score.outcome_right, score.text_matched) == wanted, (outcome, text)
         assert score.expected == "truncated"
     # the guard's "completed, but its end is not verified" is an exception: not silent
-    said = Adapter("fixed", EVERY, lambda entry, parts: Verdict("completed", "abc", "UnprovenStreamError"))
+    said = Adapter("fixed", EVERY, lambda *_: Verdict("completed", "abc", "UnprovenStreamError"))
     assert judge(said, item, expected).cls == "wrong-other"
 
 
@@ -116,7 +116,7 @@ def test_another_right_verdict_is_judged_with_its_own_text():
     item = {**fault.as_json(), "base_url": "http://127.0.0.1:9/faults/x"}
     wrong = "wrong-silent" if outcome == "completed" else "wrong-other"
     for given, cls, matched in ((text, "right", True), (text + "x", wrong, False)):
-        adapter = Adapter("fixed", EVERY, lambda entry, parts, t=given: Verdict(outcome, t))
+        adapter = Adapter("fixed", EVERY, lambda entry, parts, idle, t=given: Verdict(outcome, t))
         score = judge(adapter, item)
         assert (score.cls, score.outcome_right, score.text_matched) == (cls, True, matched)
 
@@ -129,7 +129,8 @@ def test_the_json_is_deterministic_and_holds_no_port_text_or_time(scored):
     assert json.loads(text) == data == scores_json(entries, scores)
     assert data["faults"] == fault_rows(entries) == [fault.as_json() for fault in WHOLE]
     assert data["clients"] == list(scores) and list(data["classes"]) == list(CLASSES)
-    assert data["idle_timeout_seconds"] == 1.0 and data["versions"]["openai"]
+    assert data["idle_timeout_seconds"] == 1.0 and data["untimed_timeout_seconds"] == 30.0
+    assert data["versions"]["openai"]
     for client, totals in data["totals"].items():
         assert sum(totals.values()) == len(entries)
         found = data["scores"][client].values()
@@ -176,6 +177,7 @@ def test_a_description_s_bar_is_escaped_in_the_table():
         "versions": {},
         "classes": {cls: cls for cls in CLASSES},
         "idle_timeout_seconds": 1.0,
+        "untimed_timeout_seconds": 30.0,
     }
     data["faults"][0]["expected"] = {"outcome": "completed", "text": ""}
     assert "a \\| b" in scores_markdown(data)
