@@ -6,8 +6,11 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# mitmproxy (the real-proxy tests) lives in a venv of its own: it pins an h11 older than the course's.
+MITM_VENV := .venv-mitmproxy
+MITM_STAMP := $(MITM_VENV)/.installed
 
-.PHONY: lab test lint bench outputs exercises workshop venv clean-venv
+.PHONY: lab test lint bench outputs exercises workshop venv mitmproxy clean-venv
 
 # nbval re-runs every notebook in the current environment and compares its outputs with the stored ones.
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
@@ -23,12 +26,20 @@ $(STAMP): requirements.txt pyproject.toml
 	$(BIN)/python -c "import pathlib, sysconfig; pathlib.Path(sysconfig.get_paths()['purelib'], 'boundary_lab.pth').write_text(str(pathlib.Path.cwd()) + '\\n')"
 	touch $(STAMP)
 
+mitmproxy: $(MITM_STAMP)
+
+$(MITM_STAMP): requirements-mitmproxy.txt
+	test -x $(MITM_VENV)/bin/python || $(PYTHON) -m venv $(MITM_VENV)
+	$(MITM_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(MITM_VENV)/bin/python -m pip install --quiet -r requirements-mitmproxy.txt
+	touch $(MITM_STAMP)
+
 # tools/lab.py trusts the course's notebooks (so their stored widgets draw on open), takes JupyterLab's
 # settings from tools/lab_config/ (no news pop-up, no update check), then starts JupyterLab on lesson 00.
-lab: $(STAMP)
+lab: $(STAMP) $(MITM_STAMP)
 	$(BIN)/python tools/lab.py
 
-test: $(STAMP)
+test: $(STAMP) $(MITM_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache --no-logo
@@ -53,4 +64,4 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks
 
 clean-venv:
-	rm -rf $(VENV)
+	rm -rf $(VENV) $(MITM_VENV)
