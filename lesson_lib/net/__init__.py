@@ -2,7 +2,8 @@
 
 :mod:`.replay` (a loopback server that sends chosen bytes with chosen cuts), :mod:`.http` (httpx reads into
 ``consume``, resumption, timeouts), :mod:`.relay` and :mod:`.relay_variants` (an ASGI gateway to a browser
-page, correct and faulty), :mod:`.proxies` (real nginx, Caddy and mitmproxy in front of an upstream). Needs the ``net`` extra (httpx, starlette, uvicorn).
+page, correct and faulty), :mod:`.proxies` (real nginx, Caddy and mitmproxy in front of an upstream).
+Needs the ``net`` extra (httpx, starlette, uvicorn).
 """
 
 from .http import (
@@ -61,9 +62,6 @@ __all__ = [
     "FINISH_INVENTIONS",
     "HEARTBEAT",
     "OUTCOME_EVENT",
-    "Proxy",
-    "ProxySetting",
-    "ProxyUnavailable",
     "STATIC_DIR",
     "STREAM_HEADERS",
     "VARIANTS",
@@ -74,6 +72,9 @@ __all__ = [
     "HTTPAReads",
     "HTTPReads",
     "Plan",
+    "Proxy",
+    "ProxySetting",
+    "ProxyUnavailable",
     "RelayReply",
     "RelayServer",
     "ReplayRequest",
