@@ -15,6 +15,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import threading
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -407,12 +408,14 @@ def test_the_tool_names_a_bad_argument_without_a_traceback(arguments):
 # --- nothing leaves the machine -------------------------------------------------------------------------
 
 _ALLOWED = {"__future__", "argparse", "collections", "dataclasses", "datetime", "html", "json", "os",
-            "pathlib", "sys", "time", "warnings", "lesson_lib"}
+            "pathlib", "sys", "threading", "time", "typing", "warnings", "lesson_lib",
+            "ipywidgets"}  # the live view's widget: its value reaches the notebook through the kernel
 
 
 @pytest.mark.parametrize(
     "path",
-    [ROOT / "lesson_lib/exercises/progress.py", ROOT / "lesson_lib/exercises/progress_view.py", TOOL],
+    [ROOT / "lesson_lib/exercises/progress.py", ROOT / "lesson_lib/exercises/progress_view.py",
+     ROOT / "lesson_lib/exercises/progress_live.py", TOOL],
     ids=lambda p: p.name,
 )
 def test_the_modules_import_no_network_code(path):
@@ -427,4 +430,45 @@ def test_the_modules_import_no_network_code(path):
     outside = {name for name in imported if not name.startswith(".") and name.split(".")[0] not in _ALLOWED}
     inside = {name for name in imported if name.startswith(".") or name.startswith("lesson_lib")}
     assert outside == set()
-    assert inside <= {"..i18n", ".progress", "lesson_lib.exercises.progress_view"}
+    assert inside <= {"..i18n", ".progress", ".progress_view", "lesson_lib.exercises.progress_view"}
+
+
+# --- two writers, and the live view ---------------------------------------------------------------------
+
+_WRITER = r"""
+import sys
+from lesson_lib.exercises import check, progress
+progress.enable(sys.argv[1])
+for n in range(60):
+    check("01.bytes", n)
+"""
+
+
+def test_two_processes_appending_at_once_leave_every_record_whole(tmp_path):
+    """Two kernels of one learner: each record is one write of a whole line to a file opened for appending,
+    so lines do not interleave (the attempt numbers may repeat; the view counts records, not numbers)."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    command = [sys.executable, "-c", _WRITER, str(tmp_path)]
+    writers = [subprocess.Popen(command, env=env) for _ in range(2)]
+    assert [w.wait(timeout=120) for w in writers] == [0, 0]
+    reading = read(tmp_path / "progress.jsonl")
+    assert (len(reading.records), reading.torn) == (120, 0)
+    assert table([tmp_path], now=NOW).cells[tmp_path.name, "01.bytes"].attempts == 120
+
+
+def test_the_live_view_refreshes_until_closed(isolated):
+    from lesson_lib.exercises.progress_live import live
+
+    progress.enable(isolated / "alice")
+    check("01.bytes", 9)
+    view = live([isolated / "alice"], every=0.05)
+    assert 'class="trying"' in view.value
+    check("01.bytes", 10)
+    deadline = datetime.now(UTC) + timedelta(seconds=10)
+    while 'class="solved"' not in view.value and datetime.now(UTC) < deadline:
+        threading.Event().wait(0.05)
+    assert 'class="solved"' in view.value
+    view.close()
+    assert not view.refreshing
+    with pytest.raises(ValueError, match="every"):
+        live([isolated / "alice"], every=0)
