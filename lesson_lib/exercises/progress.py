@@ -28,7 +28,8 @@ line, at the end; the next append first ends that line, and :func:`read` skips e
 and counts it (``Reading.torn``), so no torn line hides the other records of a file. The file is bounded:
 a record that would take it over ``max_bytes`` (default 1 MiB, several thousand records) is not written
 and :class:`ProgressFull` is raised; ``check()`` turns that, and any ``OSError``, into a
-:class:`ProgressWarning` that the learner reads under the cell, every time, so no record is lost silently.
+:class:`ProgressWarning` that the learner reads under the cell, every time (whatever the warning filters
+say about repeats), so no record is lost silently.
 """
 
 from __future__ import annotations
@@ -108,7 +109,7 @@ def _folder_argument(folder: str | os.PathLike[str] | None) -> Path:
         return Path.home() / ".boundary-lab"
     if not isinstance(folder, str | os.PathLike) or not os.fspath(folder).strip():
         raise ValueError(f"folder must be a non-empty path or None, got {folder!r}")
-    return Path(folder).expanduser()
+    return Path(folder).expanduser().absolute()  # a later os.chdir() does not move the records
 
 
 def enable(folder: str | os.PathLike[str] | None = None, *, max_bytes: int = MAX_BYTES) -> Path:
@@ -136,7 +137,7 @@ def _current() -> _Setting | None:
     if _setting is False:
         return None
     folder = os.environ.get(VARIABLE, "").strip()
-    return _Setting(Path(folder).expanduser(), MAX_BYTES) if folder else None
+    return _Setting(Path(folder).expanduser().absolute(), MAX_BYTES) if folder else None
 
 
 def enabled() -> bool:
@@ -256,4 +257,6 @@ def note(question: str, outcome: str) -> None:
     try:
         record(question, outcome)
     except OSError as exc:
-        warnings.warn(ProgressWarning(text("progress.not_written", reason=str(exc))), stacklevel=3)
+        with warnings.catch_warnings():
+            warnings.simplefilter("always", ProgressWarning)  # every time, not once per line of code
+            warnings.warn(ProgressWarning(text("progress.not_written", reason=str(exc))), stacklevel=3)

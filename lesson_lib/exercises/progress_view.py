@@ -68,12 +68,14 @@ class Cell:
 
 @dataclass(frozen=True)
 class Table:
-    """Learner by question; a learner without a record of a question has no cell for it."""
+    """Learner by question; a learner without a record of a question has no cell for it. ``torn`` counts
+    each learner's skipped lines; ``errors`` says, by learner, why a file could not be read at all."""
 
     learners: tuple[str, ...]
     questions: tuple[str, ...]
     cells: Mapping[tuple[str, str], Cell]
     torn: Mapping[str, int]
+    errors: Mapping[str, str]
     wrong_limit: int
     minutes: float
 
@@ -94,6 +96,7 @@ class Table:
 
     def _notes(self) -> list[str]:
         notes = [text("progress.view.torn", learner=lr, torn=n) for lr, n in self.torn.items() if n]
+        notes += [text("progress.view.unreadable", learner=lr, reason=why) for lr, why in self.errors.items()]
         legend = text("progress.view.legend", wrong_limit=self.wrong_limit, minutes=f"{self.minutes:g}")
         return [legend, *notes]
 
@@ -137,26 +140,42 @@ def _learner_name(file: Path) -> str:
     return folder.parent.name if folder.name == ".boundary-lab" else folder.name
 
 
+def _one_learner(where: Path) -> list[tuple[str, Path]]:
+    """The learners of the folder ``where``: its own progress file, else its ``*.jsonl`` files, else none yet.
+    A folder that cannot be listed is one learner whose file then fails to read (and is shown failing)."""
+    own = [where / FILE_NAME, where / ".boundary-lab" / FILE_NAME]
+    try:
+        mine = next((f for f in own if f.is_file()), None)
+        listed = sorted(where / name for name in os.listdir(where) if name.endswith(".jsonl"))
+    except PermissionError:
+        return [(where.absolute().name, where / FILE_NAME)]
+    many = [f for f in listed if f.is_file() and f.name != FILE_NAME]
+    if mine is not None:
+        return [(_learner_name(mine), mine)]
+    if many:
+        return [(f.stem, f) for f in many]
+    return [(where.absolute().name, where / ".boundary-lab" / FILE_NAME)]
+
+
 def learner_files(paths: Iterable[str | os.PathLike[str]]) -> list[tuple[str, Path]]:
-    """Each learner's name and progress file, from ``paths`` as :func:`table` reads them.
+    """Each learner's name and progress file, from ``paths`` as :func:`table` reads them; two learners of
+    the same name are named by their files' paths instead.
 
     Raises ``FileNotFoundError`` naming a path that does not exist.
     """
     found: list[tuple[str, Path]] = []
     for given in paths:
         where = Path(given).expanduser()
-        if where.is_file():
+        try:
+            is_folder = where.is_dir()
+            is_file = where.exists() and not is_folder
+        except PermissionError:  # a folder on the way cannot be entered: reading the file will say so
             found.append((_learner_name(where), where))
-        elif where.is_dir():
-            own = [where / FILE_NAME, where / ".boundary-lab" / FILE_NAME]
-            mine = next((f for f in own if f.is_file()), None)
-            many = sorted(f for f in where.glob("*.jsonl") if f.is_file() and f.name != FILE_NAME)
-            if mine is not None:
-                found.append((_learner_name(mine), mine))
-            elif many:
-                found += [(f.stem, f) for f in many]
-            else:
-                found.append((where.resolve().name, where / ".boundary-lab" / FILE_NAME))
+            continue
+        if is_folder:
+            found += _one_learner(where)
+        elif is_file:
+            found.append((_learner_name(where), where))
         else:
             raise FileNotFoundError(f"paths: {os.fspath(given)!r} is neither a file nor a folder")
     names = [name for name, _ in found]
@@ -200,7 +219,14 @@ def table(
     of ``now`` (default: the current time). Arguments are checked before any file is read."""
     listed = _check_arguments(paths, now, wrong_limit, minutes)
     moment = now or datetime.now(UTC)
-    readings: dict[str, Reading] = {name: read(file) for name, file in learner_files(listed)}
+    readings: dict[str, Reading] = {}
+    errors: dict[str, str] = {}
+    for name, file in learner_files(listed):
+        try:
+            readings[name] = read(file)
+        except OSError as exc:  # shown in the table's notes, never dropped silently
+            readings[name] = Reading(file, (), 0)
+            errors[name] = f"{exc.strerror or exc}: {file}"
     questions = sorted({r.question for reading in readings.values() for r in reading.records})
     cells: dict[tuple[str, str], Cell] = {}
     for name, reading in readings.items():
@@ -209,4 +235,4 @@ def table(
             if of_q:
                 cells[name, q] = cell(of_q, now=moment, wrong_limit=wrong_limit, minutes=minutes)
     torn = {name: reading.torn for name, reading in readings.items()}
-    return Table(tuple(readings), tuple(questions), cells, torn, wrong_limit, float(minutes))
+    return Table(tuple(readings), tuple(questions), cells, torn, errors, wrong_limit, float(minutes))

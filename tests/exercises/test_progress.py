@@ -12,10 +12,12 @@ import ast
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
 import threading
+import warnings
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -252,9 +254,12 @@ def test_the_size_cap_warns_every_time_and_keeps_what_was_written(isolated):
         assert not check("01.bytes", answer)
     kept = file.read_bytes()
     assert len(kept) <= 400 and len(read(file).records) == 3
-    for _ in range(2):
-        with pytest.warns(ProgressWarning, match=re.escape(str(file)) + ".*full.*400 bytes"):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("default")  # Python's default: a warning once per line of code
+        for _ in range(2):
             assert check("01.bytes", 10)  # check() still answers
+    assert [w.category for w in caught] == [ProgressWarning, ProgressWarning]
+    assert re.search(re.escape(str(file)) + ".*full.*400 bytes", str(caught[0].message))
     assert file.read_bytes() == kept
 
 
@@ -344,6 +349,28 @@ def test_the_view_renders_no_time(room):
     view = table(sorted(room.iterdir()), now=NOW)
     for rendering in (view.text(), view.html()):
         assert not re.search(r"\d\d:\d\d|2026", rendering)
+
+
+def test_a_file_that_cannot_be_read_is_named_in_the_view_and_the_others_are_shown(room):
+    (room / "zed" / ".boundary-lab" / "progress.jsonl").mkdir(parents=True)  # a folder where the file goes
+    view = table(sorted(room.iterdir()), now=NOW)
+    assert view.learners[-1] == "zed" and view.stuck() == [("bo", "01.bytes"), ("cy", "01.bytes")]
+    assert view.errors == {"zed": f"Is a directory: {room / 'zed' / '.boundary-lab' / 'progress.jsonl'}"}
+    assert "zed: the records could not be read (Is a directory" in view.text()
+
+
+@pytest.mark.skipif(
+    os.geteuid() != 0 or shutil.which("setpriv") is None, reason="needs root and setpriv to drop a capability"
+)
+def test_an_instructor_without_permission_to_a_file_is_told_so(room):
+    """As an instructor account that may not read one learner's file (root without the capabilities that
+    bypass file permissions): the tool prints the room, and names the file it could not read."""
+    (room / "bo" / ".boundary-lab" / "progress.jsonl").chmod(0)
+    command = ["setpriv", "--bounding-set=-dac_override,-dac_read_search", sys.executable, str(TOOL)]
+    done = subprocess.run([*command, *sorted(room.iterdir())], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "bo: the records could not be read (Permission denied" in done.stdout
+    assert "stuck" in {line.split()[0]: line for line in done.stdout.splitlines()[1:6]}["cy"]
 
 
 # --- bad arguments --------------------------------------------------------------------------------------

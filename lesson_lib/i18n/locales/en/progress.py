@@ -10,6 +10,7 @@ STRINGS = {
     "progress.view.trying": "… {attempts}",
     "progress.view.opened": "·",
     "progress.view.torn": "{learner}: {torn} unreadable line(s) skipped",
+    "progress.view.unreadable": "{learner}: the records could not be read ({reason})",
     "progress.view.empty": "no records",
     "progress.view.legend": "✓ n: solved in n attempts · … n: n attempts, not solved yet · ✗ n stuck: not solved, and {wrong_limit} or more attempts, or the first one {minutes} minutes ago or more · ·: opened, not answered",
 }

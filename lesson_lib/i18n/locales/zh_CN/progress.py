@@ -9,6 +9,7 @@ STRINGS = {
     "progress.view.trying": "… {attempts}",
     "progress.view.opened": "·",
     "progress.view.torn": "{learner}：跳过了 {torn} 行无法读取的内容",
+    "progress.view.unreadable": "{learner}：记录无法读取（{reason}）",
     "progress.view.empty": "没有记录",
     "progress.view.legend": "✓ n：用 n 次答对 · … n：试了 n 次，还没答对 · ✗ n 卡住：没答对，且试了 {wrong_limit} 次或更多，或第一次尝试已在 {minutes} 分钟或更久以前 · ·：打开过，没有作答",
 }
