@@ -1,9 +1,10 @@
 """Opt-in records of ``check()``: which questions a learner tried, how often, and whether it was right.
 
-Off by default: until recording is turned on, :func:`note` (which ``check()`` calls) opens, creates and
-writes no file. It is turned on for one Python process by :func:`enable`, or for every process started with
-the environment variable ``BOUNDARY_LAB_PROGRESS`` set to a folder (how a hub's configuration turns it on
-for its learners); :func:`disable` turns it off for this process, whatever the variable says.
+Off by default: until recording is turned on, :func:`note` (which ``check()`` calls) returns before any
+file is opened: nothing is created or written. It is turned on for one Python process by :func:`enable`,
+or for every process started with the environment variable ``BOUNDARY_LAB_PROGRESS`` set to a folder (how
+a hub's configuration turns it on for its learners); :func:`disable` turns it off for this process,
+whatever the variable says.
 
 What a record holds, and nothing else: the question's key, the outcome (``right``, ``wrong``,
 ``right_family`` for a true but too general answer, ``unreadable`` for an answer the question cannot read,
@@ -12,8 +13,9 @@ question in this file; ``None`` for an unanswered one), the time (UTC, to the se
 the answer, nor anything computed from it (no digest, no length).
 
 Where: one JSON-lines file, ``progress.jsonl``, in the folder given (default ``~/.boundary-lab``), created
-with permissions for its owner only. Nothing leaves the machine: this module imports no network code
-(``tests/exercises/test_progress.py`` reads its imports).
+readable and writable by its owner only (0600; a folder it creates, 0700). Nothing leaves the machine: this
+module imports no network code (``tests/exercises/test_progress.py`` reads its imports, and watches a
+process's audit events for sockets while it records).
 
 A learner's functions::
 
@@ -244,7 +246,9 @@ def record(question: str, outcome: str) -> Record | None:
             line = b"\n" + line  # ends a line torn by a crash: the reader skips it, this record is whole
         if len(data) + len(line) > setting.max_bytes:
             raise ProgressFull(text("progress.full", path=str(file), cap=setting.max_bytes))
-        os.write(descriptor, line)
+        written_bytes = os.write(descriptor, line)
+        if written_bytes != len(line):  # a full disk: the torn line is skipped by the reader, and said here
+            raise OSError(f"{written_bytes} of the record's {len(line)} bytes were written to {file}")
         os.fsync(descriptor)
     finally:
         os.close(descriptor)

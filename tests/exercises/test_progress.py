@@ -173,6 +173,7 @@ def test_the_default_folder_is_in_home_and_the_language_is_recorded(isolated):
     (only,) = progress.recorded().records
     assert (only.language, only.outcome) == ("zh-CN", "right")
     assert oct((isolated / "home" / ".boundary-lab" / "progress.jsonl").stat().st_mode & 0o777) == "0o600"
+    assert oct((isolated / "home" / ".boundary-lab").stat().st_mode & 0o777) == "0o700"
 
 
 def test_the_variable_turns_it_on_and_disable_turns_it_off(isolated, monkeypatch):
