@@ -500,3 +500,10 @@ def test_the_live_view_refreshes_until_closed(isolated):
     assert not view.refreshing
     with pytest.raises(ValueError, match="every"):
         live([isolated / "alice"], every=0)
+
+
+def test_a_room_without_records_says_so(tmp_path):
+    (tmp_path / "ed").mkdir()
+    view = table([tmp_path / "ed"], now=NOW)
+    assert (view.learners, view.questions, view.stuck()) == (("ed",), (), [])
+    assert view.text() == "no records" and view.html() == "<p>no records</p>"
