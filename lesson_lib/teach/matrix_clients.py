@@ -54,6 +54,8 @@ class Watch:
     sent_at_first_text: int | None = None
     parts: list[str] = field(default_factory=list)
     left_at: float | None = None  # monotonic time the client left (client_leaves, slow_reader)
+    sent_before: int | None = None  # slow_reader: upstream body bytes sent 1 s before the client leaves
+    sent_at_leaving: int | None = None  # slow_reader: the same when it leaves
 
     def on_read(self) -> None:
         """One non-empty body read arrived."""
@@ -115,8 +117,15 @@ def _leaving(upstream: str, started: float, watch: Watch) -> Callable[[], bool]:
     after = {"client_leaves": LEAVE_AFTER, "slow_reader": SLOW_FOR}.get(upstream)
 
     def leave() -> bool:
-        if after is not None and time.monotonic() - started >= after:
+        if after is None:
+            return False
+        spent = time.monotonic() - started
+        if upstream == "slow_reader" and watch.sent_before is None and spent >= after - 1.0:
+            watch.sent_before = watch.server.body_bytes_sent
+        if spent >= after:
             watch.left_at = watch.left_at or time.monotonic()
+            if watch.sent_at_leaving is None:
+                watch.sent_at_leaving = watch.server.body_bytes_sent
             return True
         return False
 
@@ -144,7 +153,7 @@ def _lesson_lib(url: str, upstream: str, watch: Watch) -> Run:
                     watch.on_text(update.text)
                     if upstream == "slow_reader":
                         time.sleep(SLOW_STEP)
-                    if leave():
+                    if upstream == "slow_reader" and leave():  # client_leaves: the deadline leaves
                         break
                 elif isinstance(update, StreamResult):
                     result = update

@@ -14,7 +14,8 @@ The classes:
   bytes than where it pauses (:data:`~.matrix_upstreams.PAUSE`, 1 s, before its last piece, or its
   stall); ``"at once"`` when its first text came only after the upstream had gone past that point;
   ``"nothing"`` when it got no text. The margin is the pause, not a measured time;
-* ``reads``: see :mod:`.matrix_clients` (the JSON keeps its class: ``none``, ``one``, ``several``);
+* ``reads``: see :mod:`.matrix_clients` (the JSON keeps its class: ``none``, ``one``, ``several``; for
+  ``slow_reader`` not at all: how many reads carried what the reader took depends on the socket buffers);
 * ``text_intact``: the text the client kept equals the text of the complete events the upstream sent
   (:func:`~.matrix_upstreams.text_of` of the body bytes it sent); for ``client_leaves`` and
   ``slow_reader``, where the user leaves on purpose, that the kept text is a prefix of it;
@@ -22,9 +23,11 @@ The classes:
   ``completed``; a user who leaves on purpose is ``cancelled``, not counted);
 * ``upstream_closed`` (``client_leaves`` only): every upstream connection was closed within
   :data:`CLOSE_WITHIN` seconds of the client leaving;
-* ``backpressure`` (``slow_reader`` only): ``"upstream paused"`` when, after the slow reader's 3 s, the
-  upstream had sent less than half of its body (flow control reached it), ``"proxy buffered"`` when it had
-  sent it all (something between took it in), ``"partly"`` in between.
+* ``backpressure`` (``slow_reader`` only): ``"proxy buffered"`` when, by the time the slow reader leaves
+  (after 3 s), the upstream had sent its whole body (something between took it in: the reader has taken
+  about 30 KiB); ``"upstream paused"`` when it had not, and sent less than :data:`PAUSED_GROWTH` in the
+  reader's last second (flow control reached it: the socket buffers between hold a few MiB, so the
+  offset where it stops is not the class); ``"upstream not paused"`` otherwise.
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ __all__ = [
     "CLOSE_WITHIN",
     "COMMITTED",
     "MATRIX_CLIENTS",
+    "PAUSED_GROWTH",
     "ROWS",
     "UPSTREAMS",
     "Observation",
@@ -61,6 +65,9 @@ __all__ = [
 COMMITTED = Path(__file__).resolve().parents[2] / "docs" / "proxy_matrix.json"
 #: ``client_leaves``: the upstream connection must be closed within this many seconds of the client leaving.
 CLOSE_WITHIN = 2.0
+#: ``slow_reader``: the upstream is paused when it sent less than this many bytes in the reader's last
+#: second (the reader itself takes about 10 KiB a second; an unpaused upstream sends megabytes).
+PAUSED_GROWTH = 256 * 1024
 _ACCEL = (None, "yes", "no")
 
 
@@ -97,7 +104,8 @@ class Observation:
     def as_row(self) -> dict[str, Any]:
         """The observation as the committed JSON keeps it: classes only (``reads`` as its class)."""
         row = asdict(self)
-        row["reads"] = self.reads_class
+        # slow_reader: how many reads carried the ~30 KiB the reader took depends on the socket buffers
+        row["reads"] = "not kept" if self.upstream == "slow_reader" else self.reads_class
         return row
 
 
@@ -137,10 +145,11 @@ def _delivery(watch: Watch, pause_at: int) -> str:
     return "streamed" if watch.sent_at_first_text <= pause_at else "at once"
 
 
-def _backpressure(sent: int, size: int) -> str:
+def _backpressure(watch: Watch, size: int) -> str:
+    before, sent = watch.sent_before or 0, watch.sent_at_leaving or 0
     if sent >= size:
         return "proxy buffered"
-    return "upstream paused" if sent < size // 2 else "partly"
+    return "upstream paused" if sent - before < PAUSED_GROWTH else "upstream not paused"
 
 
 def observe(
@@ -157,7 +166,6 @@ def observe(
             url = server.url if proxy is None else proxy.start().url
             watch = Watch(server)
             run = run_client(client, url, upstream, watch)
-            sent_when_left = server.body_bytes_sent
             closed: bool | None = None
             if upstream == "client_leaves":
                 left = watch.left_at if watch.left_at is not None else time.monotonic()
@@ -187,7 +195,7 @@ def observe(
         truncation_detected=run.outcome not in ("completed", "cancelled"),
         status=watch.status,
         upstream_closed=closed,
-        backpressure=_backpressure(sent_when_left, len(the_plan.body)) if upstream == "slow_reader" else None,
+        backpressure=_backpressure(watch, len(the_plan.body)) if upstream == "slow_reader" else None,
     )
 
 
