@@ -10,7 +10,10 @@ observations. Nothing here is timed: each class is read from the upstream's own 
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -20,6 +23,7 @@ from lesson_lib.teach.proxy_matrix import (
     Observation,
     committed_matrix,
     matrix_json,
+    matrix_markdown,
     measure,
     observe,
     versions,
@@ -27,6 +31,7 @@ from lesson_lib.teach.proxy_matrix import (
 from tests.net.proxy_programs import require
 
 SDKS = ("openai", "guard+openai")
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +60,10 @@ def test_nginx_defaults_stream_with_and_without_x_accel_buffering(matrix: list[O
     for accel in ("no", None):
         for client, seen in cells(matrix, "nginx", "defaults", "whole", accel).items():
             assert (seen.delivery, seen.reads_class, seen.outcome, seen.text_intact) == (
-                "streamed", "several", "completed", True
+                "streamed",
+                "several",
+                "completed",
+                True,
             ), (accel, client)
 
 
@@ -118,7 +126,10 @@ def test_mitmproxy_defaults_buffer_and_lose_a_dropped_answer(matrix: list[Observ
         assert (seen.delivery, seen.reads, seen.text_intact) == ("at once", 1, True), client
     for client, seen in cells(matrix, "mitmproxy", "defaults", "drop").items():
         assert (seen.status, seen.outcome, seen.delivery, seen.text_intact) == (
-            502, "service_error", "nothing", False
+            502,
+            "service_error",
+            "nothing",
+            False,
         ), client
 
 
@@ -170,7 +181,18 @@ def test_the_committed_matrix_is_what_the_proxies_do_now(matrix: list[Observatio
     committed = committed_matrix()
     now = matrix_json(matrix, versions())
     assert committed["versions"] == now["versions"], "other program versions: run tools/proxy_matrix.py"
-    differing = [(old, new) for old, new in zip(committed["rows"], now["rows"], strict=True) if old != new]
+    differing = [
+        (
+            new["kind"],
+            new["setting"],
+            new["upstream"],
+            new["client"],
+            new["x_accel_buffering"],
+            {key: (old[key], new[key]) for key in new if old.get(key) != new[key]},
+        )
+        for old, new in zip(committed["rows"], now["rows"], strict=True)
+        if old != new
+    ]
     assert not differing, differing
     assert committed == now
 
@@ -199,3 +221,23 @@ def test_observe_refuses_bad_arguments_by_name_before_starting_anything(
 def test_observe_refuses_a_bad_x_accel_buffering() -> None:
     with pytest.raises(ValueError, match="x_accel_buffering"):
         observe("direct", "none", "whole", "openai", x_accel_buffering="off")
+
+
+def test_the_tool_refuses_a_missing_out_folder_in_one_line(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "proxy_matrix.py"), "--out", str(tmp_path / "missing")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr and "--out" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_the_committed_markdown_is_rendered_from_the_committed_json() -> None:
+    data = committed_matrix()
+    text = (ROOT / "docs" / "proxy_matrix.md").read_text(encoding="utf-8")
+    assert text == matrix_markdown(data)
+    assert all(f"{kind}:" in text for kind in ("nginx", "caddy", "mitmproxy", "openai"))
