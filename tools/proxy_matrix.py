@@ -66,10 +66,12 @@ def main(argv: list[str] | None = None) -> int:
     if not args.out.is_dir():
         print(f"proxy_matrix: --out {args.out} is not a directory", file=sys.stderr)
         return 2
-    from lesson_lib.net.proxies import ProxyUnavailable
+    from lesson_lib.net.proxies import ProxyUnavailable, find_executable
     from lesson_lib.teach.proxy_matrix import matrix_json, measure
 
     try:
+        for kind in ("nginx", "caddy", "mitmproxy"):  # before any row runs: one line, not a traceback
+            find_executable(kind)
         data = matrix_json(measure())
     except ProxyUnavailable as exc:
         print(f"proxy_matrix: {exc}", file=sys.stderr)

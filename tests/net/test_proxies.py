@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import socket
 import time
+from pathlib import Path
 
 import httpx
 import pytest
@@ -146,3 +147,11 @@ def test_nginx_takes_a_slow_readers_body_into_a_temporary_file() -> None:
             time.sleep(0.05)
         assert server.body_bytes_sent == len(body)
         assert "buffered to a temporary file" in proxy.log()
+
+
+def test_a_missing_program_named_by_its_environment_variable_says_so(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("BOUNDARY_LAB_NGINX", str(tmp_path / "nginx"))
+    with pytest.raises(ProxyUnavailable, match=r"BOUNDARY_LAB_NGINX=.*apt-get install nginx"):
+        Proxy("nginx", UPSTREAM).start()

@@ -10,6 +10,7 @@ observations. Nothing here is timed: each class is read from the upstream's own 
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -150,7 +151,7 @@ def test_every_proxy_closes_the_upstream_when_the_client_leaves(matrix: list[Obs
     assert {o.delivery for o in leaving if (o.kind, o.setting) == ("mitmproxy", "defaults")} == {"nothing"}
 
 
-def test_a_cut_inside_a_character_never_corrupts_the_text(matrix: list[Observation]) -> None:
+def test_a_cut_inside_a_character_leaves_the_text_whole_through_each_proxy(matrix: list[Observation]) -> None:
     # Added: reads cut inside every multi-byte character, through every proxy measured: the text is whole.
     cut = [o for o in matrix if o.upstream == "cut_in_character"]
     assert len(cut) >= 10
@@ -241,3 +242,19 @@ def test_the_committed_markdown_is_rendered_from_the_committed_json() -> None:
     text = (ROOT / "docs" / "proxy_matrix.md").read_text(encoding="utf-8")
     assert text == matrix_markdown(data)
     assert all(f"{kind}:" in text for kind in ("nginx", "caddy", "mitmproxy", "openai"))
+
+
+def test_the_tool_names_a_missing_program_and_its_install_command_in_one_line(tmp_path: Path) -> None:
+    env = {**os.environ, "BOUNDARY_LAB_CADDY": str(tmp_path / "no-caddy")}
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "proxy_matrix.py"), "--out", str(tmp_path), "--check"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env=env,
+    )
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    assert "BOUNDARY_LAB_CADDY" in done.stderr and "apt-get install caddy" in done.stderr
+    assert list(tmp_path.iterdir()) == []
