@@ -218,6 +218,7 @@ def _rows() -> tuple[Row, ...]:
     for kind, setting in [
         ("direct", "none"),
         ("nginx", "defaults"),
+        ("nginx", "gzip"),
         ("caddy", "defaults"),
         ("mitmproxy", "defaults"),
         ("mitmproxy", "stream_large_bodies_1"),

@@ -81,6 +81,17 @@ def test_nginx_gzip_holds_the_stream_for_clients_that_accept_gzip(matrix: list[O
         assert (seen.delivery, seen.reads_class, seen.text_intact) == ("streamed", "several", True), client
 
 
+def test_nginx_gzip_holds_even_the_headers_and_passes_a_drop_on(matrix: list[Observation]) -> None:
+    # Added: behind gzip on, an SDK that leaves after 1 s has not had the response headers yet (status None:
+    # nginx sends them with its first compressed output); an upstream drop arrives at once but still cut,
+    # and the SDKs raise (nginx ends the response without its last chunk).
+    for client in SDKS:
+        leaving = cells(matrix, "nginx", "gzip", "client_leaves")[client]
+        assert (leaving.status, leaving.delivery, leaving.outcome) == (None, "nothing", "timed_out")
+        dropped = cells(matrix, "nginx", "gzip", "drop")[client]
+        assert (dropped.delivery, dropped.outcome, dropped.text_intact) == ("at once", "truncated", True)
+
+
 def test_two_nginx_hops_lose_x_accel_buffering(matrix: list[Observation]) -> None:
     # Issue row 3: the inner hop honours X-Accel-Buffering: no and does not pass it on; the outer hop gzips
     # and buffers: one read at the end for the SDKs, whether the upstream sent the header or not.
