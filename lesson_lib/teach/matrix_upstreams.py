@@ -33,7 +33,7 @@ _PIECE = 400  # bytes per piece of the capture
 UPSTREAMS: dict[str, str] = {
     "whole": f"the capture in {_PIECE}-byte pieces 20 ms apart, a {PAUSE:g} s pause before the last piece "
     "(which carries the finish chunk and data: [DONE])",
-    "cut_in_character": "the capture cut inside every multi-byte character (each piece ends mid-character), "
+    "cut_in_character": "the capture cut inside each of its multi-byte characters, "
     f"20 ms apart, a {PAUSE:g} s pause before the last piece",
     "drop": f"the capture in {_PIECE}-byte pieces, a {PAUSE:g} s pause, then a part of one more piece and "
     "the connection is shut down: no terminating chunk, no finish chunk, no [DONE]",
