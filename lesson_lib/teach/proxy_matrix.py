@@ -174,13 +174,12 @@ def observe(
             if proxy is not None:
                 proxy.stop()
         sent = server.body_bytes_sent
-    expected = text_of(the_plan.body[:sent]) if upstream != "slow_reader" else ""
-    if upstream in ("client_leaves", "slow_reader"):
-        intact = (
-            text_of(the_plan.body[:sent]) if upstream == "client_leaves" else _slow_text(the_plan.body, sent)
-        ).startswith(watch.text)
+    if upstream == "slow_reader":
+        intact = _slow_text(the_plan.body, sent).startswith(watch.text)
+    elif upstream == "client_leaves":
+        intact = text_of(the_plan.body[:sent]).startswith(watch.text)
     else:
-        intact = watch.text == expected
+        intact = watch.text == text_of(the_plan.body[:sent])
     return Observation(
         kind=kind,
         setting=setting,
