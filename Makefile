@@ -49,7 +49,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 # Re-execute every notebook in a fresh kernel and store its outputs (and widget state).
-outputs: $(STAMP)
+outputs: $(STAMP) $(MITM_STAMP)
 	$(BIN)/python tools/run_notebooks.py
 
 # Generate the learner copies of the exercises from the solution notebooks, then execute them.

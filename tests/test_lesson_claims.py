@@ -242,15 +242,22 @@ def make_rule(target: str) -> tuple[str, list[str]]:
 def test_the_make_targets_do_what_the_readme_says():
     """README: 'make test # the same set-up, then every test: lint, types, unit and property tests, widgets,
     notebooks', 'Nothing else is installed by hand', 'Both commands reinstall only when requirements.txt or
-    pyproject.toml changed', and 'make outputs re-executes every notebook'."""
+    pyproject.toml changed' (and mitmproxy's venv when its own lock did), and 'make outputs re-executes every
+    notebook'."""
     stamp_needs, install = make_rule("$(STAMP)")
     assert stamp_needs.split() == ["requirements.txt", "pyproject.toml"]
     assert any("pip install --quiet -r requirements.txt" in line for line in install)
     assert [line for line in install if "pip install" in line and "requirements.txt" not in line] == [
         "$(BIN)/python -m pip install --quiet --upgrade pip"
     ]
+    mitm_needs, mitm_install = make_rule("$(MITM_STAMP)")  # mitmproxy's own venv, its own lock
+    assert mitm_needs.split() == ["requirements-mitmproxy.txt"]
+    assert [line for line in mitm_install if "pip install" in line] == [
+        "$(MITM_VENV)/bin/python -m pip install --quiet --upgrade pip",
+        "$(MITM_VENV)/bin/python -m pip install --quiet -r requirements-mitmproxy.txt",
+    ]
     for target in ("lab", "test", "outputs"):
-        assert make_rule(target)[0] == "$(STAMP)"
+        assert make_rule(target)[0] == "$(STAMP) $(MITM_STAMP)"
     test_recipe = make_rule("test")[1]
     assert test_recipe[0] == "$(BIN)/ruff check ."
     assert test_recipe[1] == "$(BIN)/mypy"  # its files and flags: [tool.mypy] in pyproject.toml

@@ -27,16 +27,28 @@ from ..net.replay import ReplayServer
 from .fault_clients import CONNECT_SECONDS, read_openai, request_json
 from .fault_verdicts import outcome_of
 
-__all__ = ["LEAVE_AFTER", "MATRIX_CLIENTS", "READ_SECONDS", "SLOW_STEP", "Run", "Watch", "run_client"]
+__all__ = [
+    "LEAVE_AFTER",
+    "MATRIX_CLIENTS",
+    "NO_TEXT_LEAVE",
+    "READ_SECONDS",
+    "SLOW_STEP",
+    "Run",
+    "Watch",
+    "run_client",
+]
 
 #: The clients of the matrix, in column order.
 MATRIX_CLIENTS = ("lesson_lib", "openai", "guard+openai")
 #: Each client's wait for one read, in seconds: longer than any silence an upstream makes (the stall), so
 #: what the matrix shows is the proxy's doing, not the client's timeout.
 READ_SECONDS = 10.0
-#: ``client_leaves``: the client leaves after this many seconds (its read timeout, too, so that a client
-#: behind a proxy that holds everything back leaves as well).
+#: ``client_leaves``: the client leaves this many seconds after its first text arrived (counted from the
+#: text, not the request, so a busy machine's slow start cannot make a streamed answer look held back).
 LEAVE_AFTER = 1.0
+#: ``client_leaves``: a client that has had no text for this many seconds leaves too (its read timeout):
+#: behind a proxy that holds the whole answer back (the upstream takes about 6 s), it gets nothing.
+NO_TEXT_LEAVE = 3.0
 #: ``slow_reader``: the client handles one chunk per SLOW_STEP seconds, for SLOW_FOR seconds.
 SLOW_STEP = 0.1
 SLOW_FOR = 3.0
@@ -52,6 +64,7 @@ class Watch:
     reads: int = 0
     status: int | None = None
     sent_at_first_text: int | None = None
+    first_text_at: float | None = None  # monotonic time the first answer text arrived
     parts: list[str] = field(default_factory=list)
     left_at: float | None = None  # monotonic time the client left (client_leaves, slow_reader)
     sent_before: int | None = None  # slow_reader: upstream body bytes sent 1 s before the client leaves
@@ -65,6 +78,7 @@ class Watch:
         """The client's user got ``text`` (possibly empty)."""
         if text and self.sent_at_first_text is None:
             self.sent_at_first_text = self.server.body_bytes_sent
+            self.first_text_at = time.monotonic()
         self.parts.append(text)
 
     @property
@@ -113,13 +127,20 @@ class _Leave(Exception):
 
 
 def _leaving(upstream: str, started: float, watch: Watch) -> Callable[[], bool]:
-    """Whether the user leaves now: after LEAVE_AFTER (client_leaves) or SLOW_FOR (slow_reader) seconds."""
+    """Whether the user leaves now: LEAVE_AFTER seconds after the first text (client_leaves), or SLOW_FOR
+    seconds after the start (slow_reader)."""
     after = {"client_leaves": LEAVE_AFTER, "slow_reader": SLOW_FOR}.get(upstream)
 
     def leave() -> bool:
         if after is None:
             return False
-        spent = time.monotonic() - started
+        if upstream == "client_leaves":
+            if watch.first_text_at is None:
+                return False
+            started_at = watch.first_text_at
+        else:
+            started_at = started
+        spent = time.monotonic() - started_at
         if upstream == "slow_reader" and watch.sent_before is None and spent >= after - 1.0:
             watch.sent_before = watch.server.body_bytes_sent
         if spent >= after:
@@ -139,9 +160,7 @@ def _lesson_lib(url: str, upstream: str, watch: Watch) -> Run:
 
     started = time.monotonic()
     leave = _leaving(upstream, started, watch)
-    options: dict[str, Any] = {"idle_timeout": READ_SECONDS}
-    if upstream == "client_leaves":
-        options["deadline"] = LEAVE_AFTER
+    options: dict[str, Any] = {"idle_timeout": NO_TEXT_LEAVE if upstream == "client_leaves" else READ_SECONDS}
     result: StreamResult | None = None
     with httpx.Client(transport=_counting(httpx, watch), timeout=READ_SECONDS, trust_env=False) as http:
         updates = stream_http_updates(
@@ -153,7 +172,7 @@ def _lesson_lib(url: str, upstream: str, watch: Watch) -> Run:
                     watch.on_text(update.text)
                     if upstream == "slow_reader":
                         time.sleep(SLOW_STEP)
-                    if upstream == "slow_reader" and leave():  # client_leaves: the deadline leaves
+                    if leave():
                         break
                 elif isinstance(update, StreamResult):
                     result = update
@@ -167,7 +186,7 @@ def _lesson_lib(url: str, upstream: str, watch: Watch) -> Run:
 def _sdk(url: str, upstream: str, watch: Watch, guarded: bool) -> Run:
     import httpx2
 
-    idle = LEAVE_AFTER if upstream == "client_leaves" else READ_SECONDS
+    idle = NO_TEXT_LEAVE if upstream == "client_leaves" else READ_SECONDS
     timeout = httpx2.Timeout(idle, connect=CONNECT_SECONDS)
     leave = _leaving(upstream, time.monotonic(), watch)
 
