@@ -47,7 +47,14 @@ from .checkers_meter import Meter, metered
 # -- the hidden corpora --------------------------------------------------------------------------------
 
 SPLITTER_TEXT = (
-    "data: 你好\r\ndata: Ångström\u2028naïve\r\r\n: ping 🙂\x85\x0c\x0b\x1cend\rid: 7\n\ndata: 完成\r\n\r"
+    "data: 你好\r\n"
+    "data: Ångström\u2028naïve\r"
+    "\r\n"
+    ": ping 🙂\x85\x0c\x0b\x1cend\r"
+    "id: 7\n"
+    "\n"
+    "data: 完成\r\n"
+    "\r"
 )
 
 #: Named one-read cases; each name is described to the learner by ``checkers.build.splitter_case.<name>``.
@@ -187,7 +194,6 @@ def _compare_feeds(observed: Observed, truth: list[list[Any]], what: str) -> str
 
         index = next(i for i in range(len(flat_got)) if where(got, i) != where(truth, i))
         came, due = where(got, index), where(truth, index)
-
         def name(number: int) -> str:
             if number == len(truth) - 1:
                 return text("checkers.build.close_call")
@@ -521,3 +527,4 @@ def check_pipeline(splitter_class: Any, assembler_class: Any) -> Result:
         hints = {**splitter_hints(), **assembler_hints()}
         return _report(key, failure, hints, assembler_timing(), "byte")
     return Result(key, True, text("checkers.build.pipeline_passed", summary=count_summary(counts)))
+

@@ -22,7 +22,7 @@ from typing import Any
 from ..i18n import text
 from . import Result
 from .checkers_core import NotAttempted, Observed, describe_error, not_attempted, observe, short
-from .proxy_cases import CULPRITS, ProxyCase, cases
+from .proxy_cases import CULPRITS, ProxyCase, exercise_cases
 
 __all__ = ["KEY", "check_which_setting", "hint_name"]
 
@@ -88,7 +88,7 @@ def check_which_setting(function: Any) -> Result:
         return not_attempted(KEY, "which_setting")
     if not callable(function):
         return Result(KEY, False, text("checkers.proxy.not_callable", got=short(function)))
-    every = cases()
+    every = exercise_cases()
     try:
         answers = [_answer(function, case) for case in every]
     except NotAttempted:

@@ -6,10 +6,10 @@ client that accepts gzip (as browsers and the official SDKs do) saw through that
 ``Content-Encoding``, how many reads, the delivery class (``"streamed"``: more than one read, ``"at once"``:
 one read, ``"nothing"``: no byte of body),
 whether the transport ended cleanly, and what lesson_lib's contract concluded from the bytes. The
-observations in :data:`MEASURED` were measured here with :func:`measure_case` through nginx 1.22, Caddy 2.6
-and mitmproxy 11; ``tests/exercises/test_proxy_cases.py`` measures every case again and fails if a class
-differs (the number of reads is compared as one or more than one: a busy machine may join two of 126).
-They hold classes and counts only, no timings.
+observations in :data:`MEASURED` were measured here with :func:`measure_proxy_case` through nginx 1.22,
+Caddy 2.6 and mitmproxy 11; ``tests/exercises/test_proxy_cases.py`` measures every case again and fails
+if a class differs (the number of reads is compared as one or more than one: a busy machine may join two
+of 126). They hold classes and counts only, no timings.
 
 :data:`CULPRITS` are the answers a learner's function may give. Each case's ``culprit`` is what broke the
 stream (``"none"`` when nothing did): the reasons are in lesson 10, section 8. Cases where two causes are
@@ -28,7 +28,15 @@ from lesson_lib.core.completion import consume
 from lesson_lib.net import ReplayServer
 from lesson_lib.net.proxies import SETTINGS, Proxy
 
-__all__ = ["CULPRITS", "MEASURED", "PLANS", "ProxyCase", "cases", "measure_case", "strip_comments"]
+__all__ = [
+    "CULPRITS",
+    "MEASURED",
+    "PLANS",
+    "ProxyCase",
+    "exercise_cases",
+    "measure_proxy_case",
+    "strip_comments",
+]
 
 #: What a learner's ``which_setting(config, capture)`` may return.
 CULPRITS = (
@@ -160,7 +168,7 @@ def _capture(kind: str, plan: str, header: str | None, arrived: dict[str, Any]) 
     return {"proxy": kind, "upstream": upstream, **arrived}
 
 
-def cases() -> list[ProxyCase]:
+def exercise_cases() -> list[ProxyCase]:
     """Every case, each configuration with its comments and without them, in a fixed order."""
     out = []
     for (kind, setting, plan, header), (arrived, culprit) in MEASURED.items():
@@ -172,7 +180,7 @@ def cases() -> list[ProxyCase]:
     return out
 
 
-def measure_case(kind: str, setting: str, plan: str, header: str | None) -> dict[str, Any]:
+def measure_proxy_case(kind: str, setting: str, plan: str, header: str | None) -> dict[str, Any]:
     """Run the upstream ``plan`` through the real proxy ``kind`` with ``setting`` and read it as a client
     that accepts gzip: what arrived, as :data:`MEASURED` stores it (classes and counts, no timings).
 

@@ -2,7 +2,8 @@
 
 :mod:`.replay` (a loopback server that sends chosen bytes with chosen cuts), :mod:`.http` (httpx reads into
 ``consume``, resumption, timeouts), :mod:`.relay` and :mod:`.relay_variants` (an ASGI gateway to a browser
-page, correct and faulty). Needs the ``net`` extra (httpx, starlette, uvicorn).
+page, correct and faulty), :mod:`.proxies` (real nginx, Caddy and mitmproxy in front of an upstream).
+Needs the ``net`` extra (httpx, starlette, uvicorn).
 """
 
 from .http import (
@@ -24,6 +25,8 @@ from .http import (
     stream_http,
     stream_http_updates,
 )
+from .proxies import SETTINGS as PROXY_SETTINGS
+from .proxies import Proxy, ProxyUnavailable
 from .relay import (
     CLIENT_TOO_SLOW,
     STATIC_DIR,
@@ -60,6 +63,7 @@ __all__ = [
     "FINISH_INVENTIONS",
     "HEARTBEAT",
     "OUTCOME_EVENT",
+    "PROXY_SETTINGS",
     "STATIC_DIR",
     "STREAM_HEADERS",
     "VARIANTS",
@@ -70,6 +74,8 @@ __all__ = [
     "HTTPAReads",
     "HTTPReads",
     "Plan",
+    "Proxy",
+    "ProxyUnavailable",
     "RelayReply",
     "RelayServer",
     "ReplayRequest",

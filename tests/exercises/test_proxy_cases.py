@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from lesson_lib.exercises.proxy_cases import MEASURED, measure_case
+from lesson_lib.exercises.proxy_cases import MEASURED, measure_proxy_case
 from lesson_lib.net.proxies import ProxyUnavailable
 
 
@@ -14,7 +14,7 @@ from lesson_lib.net.proxies import ProxyUnavailable
 def test_a_stored_case_is_what_the_real_proxy_does(case):
     stored, _ = MEASURED[case]
     try:
-        measured = measure_case(*case)
+        measured = measure_proxy_case(*case)
     except ProxyUnavailable as error:  # the message names the command that installs it
         pytest.skip(str(error))
     for name in ("status", "content_encoding", "delivery", "transport", "outcome"):
@@ -24,8 +24,8 @@ def test_a_stored_case_is_what_the_real_proxy_does(case):
 
 def test_bad_arguments_raise_before_any_io_naming_the_argument():
     with pytest.raises(ValueError, match="plan"):
-        measure_case("nginx", "defaults", "explodes", "no")
+        measure_proxy_case("nginx", "defaults", "explodes", "no")
     with pytest.raises(ValueError, match="header"):
-        measure_case("nginx", "defaults", "completes", "yes")
+        measure_proxy_case("nginx", "defaults", "completes", "yes")
     with pytest.raises(ValueError, match="setting"):
-        measure_case("nginx", "gzip_everything", "completes", "no")
+        measure_proxy_case("nginx", "gzip_everything", "completes", "no")

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from lesson_lib.exercises.checkers_proxy import KEY, check_which_setting, hint_name
-from lesson_lib.exercises.proxy_cases import CULPRITS, cases
+from lesson_lib.exercises.proxy_cases import CULPRITS, exercise_cases
 from lesson_lib.i18n import catalogue, get_language, set_language
 
 
@@ -129,7 +129,7 @@ def _names_answer(message: str, culprit: str) -> bool:
 def test_the_reference_passes_every_case():
     result = check_which_setting(right)
     assert result.correct, result
-    assert len(cases()) >= 40
+    assert len(exercise_cases()) >= 40
 
 
 @pytest.mark.parametrize(("solution", "hint"), WRONG, ids=[w[0].__name__ for w in WRONG])
@@ -137,7 +137,9 @@ def test_each_wrong_solution_is_rejected_with_the_hint_for_its_mistake(solution,
     result = check_which_setting(solution)
     assert not result.correct, result
     assert catalogue("en")[f"checkers.proxy.hint.{hint}"] in result.message, result.message
-    failing = next(case for case in cases() if solution(case.config, dict(case.capture)) != case.culprit)
+    failing = next(
+        case for case in exercise_cases() if solution(case.config, dict(case.capture)) != case.culprit
+    )
     assert not _names_answer(result.message.split("Hint:", 1)[1], failing.culprit), result.message
 
 
@@ -145,7 +147,7 @@ def test_each_wrong_solution_is_rejected_with_the_hint_for_its_mistake(solution,
 def test_no_hint_names_the_answer_of_a_case_it_is_given_for(language):
     strings = catalogue(language)
     seen = set()
-    for case in cases():
+    for case in exercise_cases():
         for given in CULPRITS:
             if given == case.culprit:
                 continue
