@@ -66,6 +66,7 @@ print(json.dumps({
     "captures": {name: len(load(name).body) for name in names()},
     "modules": sorted(p.relative_to(package).as_posix() for p in package.rglob("*.py")),
     "relay_static": sorted(p.name for p in (package / "net" / "relay_static").iterdir()),
+    "proxy_configs": sorted(p.name for p in (package / "net" / "proxy_configs").iterdir()),
     "typed": (package / "py.typed").is_file(),
     "diagnose_schema": (package / "diagnose" / "schema.json").is_file(),
 }))
@@ -184,6 +185,7 @@ def test_every_module_capture_and_static_file_is_in_the_wheel(probe: dict) -> No
     assert any(m.startswith("i18n/locales/zh_CN/") for m in probe["modules"])
     assert probe["captures"] == {name: len(load(name).body) for name in names()}
     assert probe["relay_static"] == sorted(p.name for p in (package / "net" / "relay_static").iterdir())
+    assert probe["proxy_configs"] == sorted(p.name for p in (package / "net" / "proxy_configs").iterdir())
     assert probe["typed"]  # PEP 561: a user's type checker reads the package's hints
 
 

@@ -40,6 +40,7 @@ from functools import cache
 from typing import Any
 
 from ..i18n import LANGUAGES, catalogue, get_language, text
+from . import progress
 from .answers import (
     KINDS,
     AmbiguousAnswer,
@@ -316,33 +317,45 @@ def check(key: str, answer: Any) -> Result:
     """Check ``answer`` to question ``key``. Never reveals the answer: a wrong one gets a hint.
 
     Every equivalent form of the right answer passes (:mod:`.answers`); a form the question cannot read is
-    told what the question wants; a true but too general answer is told to be more specific.
+    told what the question wants; a true but too general answer is told to be more specific. When the
+    learner turned progress records on (:mod:`.progress`, off by default), the outcome is recorded, never
+    the answer.
     """
+    result, outcome = _judge(key, answer)
+    progress.note(key, outcome)  # the opt-in progress record: writes nothing unless it was turned on
+    return result
+
+
+def _judge(key: str, answer: Any) -> tuple[Result, str]:
+    """What :func:`check` returns, and its outcome as :mod:`.progress` records it (one of
+    ``progress.OUTCOMES``)."""
     q = question(key)
     if answer is ...:
-        return Result(key, False, text("exercises.unanswered", prompt=q.prompt))
+        return Result(key, False, text("exercises.unanswered", prompt=q.prompt)), "unanswered"
     try:
         normal = normal_form(q.kind, answer, q.options, q.units, q.field)
     except AmbiguousAnswer as exc:
         letters = text("exercises.letters_joiner").join(exc.letters)
         shown = repr(_as_typed(answer, exc.shown))
-        return Result(key, False, text("exercises.ambiguous", shown=shown, letters=letters))
+        return Result(key, False, text("exercises.ambiguous", shown=shown, letters=letters)), "unreadable"
     except DisagreeingAnswer as exc:
-        return Result(key, False, text("exercises.disagree", shown=repr(_as_typed(answer, exc.shown))))
+        shown = repr(_as_typed(answer, exc.shown))
+        return Result(key, False, text("exercises.disagree", shown=shown)), "unreadable"
     except (UnreadableAnswer, TypeError, ValueError):
         if answer is None:
-            return Result(key, False, text("exercises.unanswered", prompt=q.prompt))
-        return Result(key, False, text("exercises.unreadable", wants=q.wants(), hint=q.hint))
+            return Result(key, False, text("exercises.unanswered", prompt=q.prompt)), "unanswered"
+        return Result(key, False, text("exercises.unreadable", wants=q.wants(), hint=q.hint)), "unreadable"
     if _sha(q.kind, normal) == q.answer_digest:
-        return Result(key, True, q.explanation)
+        return Result(key, True, q.explanation), "right"
     near_miss = _literal_near_miss(q, answer, normal) if q.kind == "literal" else None
     if near_miss is not None:
-        return Result(key, False, near_miss)
+        return Result(key, False, near_miss), "wrong"
     if q.kind in ("word", "literal") and words(normal) in q.broader:
         shown = as_text(answer).strip()
-        return Result(key, False, text("exercises.too_general", shown=shown, hint=q.hint))
+        return Result(key, False, text("exercises.too_general", shown=shown, hint=q.hint)), "right_family"
     name = q.hint_names.get(normal)
-    return Result(key, False, q.hint if name is None else text(f"questions.{key}.hints.{name}"))
+    hint = q.hint if name is None else text(f"questions.{key}.hints.{name}")
+    return Result(key, False, hint), "wrong"
 
 
 # The checkers (code exercises) are public under this package's name, loaded on first use: they import the

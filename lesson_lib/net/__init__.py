@@ -26,7 +26,7 @@ from .http import (
     stream_http_updates,
 )
 from .proxies import SETTINGS as PROXY_SETTINGS
-from .proxies import Proxy, ProxyUnavailable
+from .proxies import Proxy, ProxySetting, ProxyUnavailable
 from .relay import (
     CLIENT_TOO_SLOW,
     STATIC_DIR,
@@ -75,6 +75,7 @@ __all__ = [
     "HTTPReads",
     "Plan",
     "Proxy",
+    "ProxySetting",
     "ProxyUnavailable",
     "RelayReply",
     "RelayServer",

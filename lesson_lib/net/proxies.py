@@ -134,7 +134,13 @@ def find_executable(kind: str, executable: str | os.PathLike[str] | None = None)
     for candidate in candidates:
         if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
             return candidate
-    where = f"{candidates[0]!r} is not an executable file" if executable is not None else "not found"
+    variable_name = f"BOUNDARY_LAB_{kind.upper()}"
+    if executable is not None:
+        where = f"{candidates[0]!r} is not an executable file"
+    elif os.environ.get(variable_name):
+        where = f"{variable_name}={candidates[0]!r} is not an executable file"
+    else:
+        where = "not found"
     raise ProxyUnavailable(f"{kind} ({spec.program}): {where}; install it with: {spec.install}")
 
 

@@ -82,6 +82,7 @@ __all__ = [
     "lesson_lib_sync",
     "openai_async",
     "openai_sync",
+    "read_openai",
     "request_headers",
     "request_json",
     "requests_client",
@@ -277,6 +278,13 @@ def _read_openai(entry: Entry, parts: list[str], idle: float, http_client: Any =
     with openai.OpenAI(**options) as sdk, route.create(sdk) as stream:
         for item in stream:
             parts.append(route.text(item))
+
+
+def read_openai(entry: Entry, parts: list[str], idle: float, http_client: Any = None) -> None:
+    """The ``openai`` adapter's own reading of ``entry`` (``idle`` seconds per read), through a caller's
+    ``http_client`` (an ``httpx2.Client``: lesson_lib's guard, or one with its own transport) if given:
+    each streamed item's text is appended to ``parts`` as it comes; the SDK's exceptions propagate."""
+    _read_openai(entry, parts, idle, http_client)
 
 
 def _read_openai_async(entry: Entry, parts: list[str], idle: float) -> None:
