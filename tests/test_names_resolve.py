@@ -31,6 +31,7 @@ PUBLIC = {
     "lesson_lib.guard",
     "lesson_lib.faults",
     "lesson_lib.teach.fault_scores",
+    "lesson_lib.teach.proxy_matrix",
 }
 
 

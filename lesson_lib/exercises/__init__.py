@@ -359,7 +359,8 @@ def _judge(key: str, answer: Any) -> tuple[Result, str]:
 
 
 # The checkers (code exercises) are public under this package's name, loaded on first use: they import the
-# network layer (the relay checker) and the pictures, which a question-only import does not need.
+# network layer (the relay checker, lesson 10's proxy cases) and the pictures, which a question-only import
+# does not need.
 _CHECKERS = {
     "CHALLENGES": "checkers",
     "FakeResponse": "checkers",
@@ -371,6 +372,11 @@ _CHECKERS = {
     "check_pipeline": "checkers",
     "show_challenge": "checkers",
     "FakeAsyncResponse": "checkers_async",
+    "check_which_setting": "checkers_proxy",
+    "CULPRITS": "proxy_cases",
+    "MEASURED": "proxy_cases",
+    "measure_proxy_case": "proxy_cases",
+    "exercise_cases": "proxy_cases",
 }
 
 

@@ -6,17 +6,6 @@ The prose (prompt, hints, explanation) is in the catalogues, ``questions.10.*`` 
 from . import register
 
 register(
-    "10.fffd_count",
-    "int",
-    "c58cbc1e042c3c5c90b148a8dad8fcf21354ed75bf40bab2bd0e2514b155c02f",
-    hints=("1", "2"),
-)
-register(
-    "10.regex_whole",
-    "bool",
-    "cbc78c2f695cf0a5b3b61d178907a93eceb1a56c58be85283f8ae795e39b4c39",
-)
-register(
     "10.eventsource",
     "choice",
     "007682f699426809d914f41b87a54f5a55eb4dd024a8860e50c87d696f12e97d",
@@ -52,4 +41,23 @@ register(
         "C": ("未完成", "不完整", "回答不完整"),
         "D": ("服务端错误", "服务错误"),
     },
+)
+register(
+    "10.header_hop",
+    "int",
+    "b47e22133c67168abb78cea1e14c4ed42df157dbb6b84980c9b1574697add07a",
+    hints=("126",),
+)
+register(
+    "10.caddy_drop",
+    "choice",
+    "d75dece8339da5da3477a3fb79ddc5ec81eb7c6081cc7e07f77b351d2b40b7e8",
+    hints=("A", "B"),
+    aliases={
+        "A": ("a transport error", "an error"),
+        "B": ("a 502", "502"),
+        "C": ("the whole answer",),
+        "D": ("a clean end", "a clean end of the body", "clean end"),
+    },
+    zh_aliases={"A": ("传输错误",), "B": ("502",), "C": ("完整回答",), "D": ("干净结束", "正文干净结束")},
 )

@@ -25,6 +25,7 @@ from .http import (
     stream_http,
     stream_http_updates,
 )
+from .proxies import SETTINGS as PROXY_SETTINGS
 from .proxies import Proxy, ProxySetting, ProxyUnavailable
 from .relay import (
     CLIENT_TOO_SLOW,
@@ -62,6 +63,7 @@ __all__ = [
     "FINISH_INVENTIONS",
     "HEARTBEAT",
     "OUTCOME_EVENT",
+    "PROXY_SETTINGS",
     "STATIC_DIR",
     "STREAM_HEADERS",
     "VARIANTS",

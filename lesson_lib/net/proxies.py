@@ -8,9 +8,10 @@ at a free port, in a scratch folder of its own, and stops it: a context manager,
 
 The settings are the ones that decide what a stream becomes on its way (docs/proxy_matrix.md measures
 each): nginx's ``defaults`` (``proxy_buffering on``), ``buffering_off``, ``gzip`` (``gzip_types`` naming
-``text/event-stream``), ``read_timeout_1s`` and ``two_hops_gzip`` (an inner hop that honours
-``X-Accel-Buffering`` in front of an outer one that gzips); Caddy's ``defaults`` and
-``flush_interval_-1``; mitmproxy's ``defaults`` and ``stream_large_bodies_1``.
+``text/event-stream``), ``gzip_default_types`` (``gzip on`` alone), ``read_timeout_1s`` and
+``two_hops_gzip`` (an inner hop that honours ``X-Accel-Buffering`` in front of an outer one that
+gzips); Caddy's ``defaults`` and ``flush_interval_-1``; mitmproxy's ``defaults`` and
+``stream_large_bodies_1``.
 
 Where each program is looked for: ``executable=`` if given; else the environment variable
 ``BOUNDARY_LAB_<KIND>`` (``BOUNDARY_LAB_NGINX``, ``BOUNDARY_LAB_CADDY``, ``BOUNDARY_LAB_MITMPROXY``); else
@@ -81,7 +82,14 @@ class ProxySetting:
 
 def _settings() -> dict[tuple[str, str], ProxySetting]:
     names = {
-        "nginx": ("defaults", "buffering_off", "gzip", "read_timeout_1s", "two_hops_gzip"),
+        "nginx": (
+            "defaults",
+            "buffering_off",
+            "gzip",
+            "gzip_default_types",
+            "read_timeout_1s",
+            "two_hops_gzip",
+        ),
         "caddy": ("defaults", "flush_interval_-1"),
         "mitmproxy": ("defaults", "stream_large_bodies_1"),
     }

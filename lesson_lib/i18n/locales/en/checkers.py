@@ -603,4 +603,78 @@ STRINGS = {
         "when {case}, your function raised {error} and never closed the response. Hint: a cancellation is "
         "not an Exception; which of your lines run when it passes through?"
     ),
+    # -- checkers_proxy: lesson 10's exercise, which setting broke the stream -----------------------------
+    "checkers.proxy.case": "{kind}, setting {setting} ({comments}); the upstream {plan} and {header}",
+    "checkers.proxy.comments.kept": "with its comments",
+    "checkers.proxy.comments.removed": "comments removed",
+    "checkers.proxy.plan.completes": "completes",
+    "checkers.proxy.plan.drops": "drops its connection after 700 bytes",
+    "checkers.proxy.plan.pauses": "pauses 3 s after its 10th piece",
+    "checkers.proxy.plan.pauses_before_first_token": "pauses 3 s after its first piece (a long time to first token)",
+    "checkers.proxy.header.no": "sends X-Accel-Buffering: no",
+    "checkers.proxy.header.absent": "sends no X-Accel-Buffering",
+    "checkers.proxy.where": "case {number} of {total} ({case})",
+    "checkers.proxy.not_callable": "which_setting must be a function of (config, capture) that returns a str, got {got}",
+    "checkers.proxy.raised": (
+        "{where}: your function raised {error}. Hint: every case gives a str and a dict with the same keys; "
+        "which of them did your code not expect?"
+    ),
+    "checkers.proxy.not_a_culprit": "{where}: your function returned {got}; it returns one of {names}",
+    "checkers.proxy.wrong": "{where}: your function said '{got}' (wrong in {wrong} of {total} cases). Hint: {hint}",
+    "checkers.proxy.passed": (
+        "all {total} cases right: each configuration with its comments and without them, through nginx, Caddy "
+        "and mitmproxy"
+    ),
+    "checkers.proxy.hint.comment": (
+        "the same configuration without its comments got the right answer: a comment is not a directive. "
+        "Which of your checks reads a comment line?"
+    ),
+    "checkers.proxy.hint.buffering": (
+        "nginx buffers by default (proxy_buffering on), and in the measurements of section 8 it still passed "
+        "small pieces on as they came. What else in this configuration or this capture explains what arrived?"
+    ),
+    "checkers.proxy.hint.gzip_streamed": (
+        "the response was compressed and still arrived in many reads: something asked this nginx to flush each "
+        "piece. What did the upstream send, and did it reach this nginx?"
+    ),
+    "checkers.proxy.hint.gzip_types_ignored": (
+        "gzip on is there, but nginx compresses only the MIME types that gzip_types lists (text/html when it "
+        "lists nothing). Was this response compressed at all?"
+    ),
+    "checkers.proxy.hint.header_lost": (
+        "the upstream did send X-Accel-Buffering: no, and the answer still came compressed in one read. Count "
+        "the nginx servers between the upstream and the client: which of them saw that header?"
+    ),
+    "checkers.proxy.hint.gzip_missed": (
+        "the answer came gzip-compressed in one read, and nothing upstream asked nginx not to buffer. Which "
+        "directive decides what this nginx compresses?"
+    ),
+    "checkers.proxy.hint.timeout_as_drop": (
+        "you read a cut made by the proxy as a drop by the upstream: this upstream paused and would have "
+        "completed. Compare its pause with how long this proxy waits between two reads."
+    ),
+    "checkers.proxy.hint.timeout_missed": (
+        "the transport ended with an error while the upstream was pausing. Compare the length of its pause "
+        "with how long this proxy waits between two reads."
+    ),
+    "checkers.proxy.hint.drop_as_timeout": (
+        "this upstream did not pause: it closed its connection. A proxy's read clock cuts a silence longer "
+        "than its limit; was there one?"
+    ),
+    "checkers.proxy.hint.timeout_default": (
+        "the upstream paused and the answer still came whole. How long does this proxy wait between two reads "
+        "when its configuration sets no limit?"
+    ),
+    "checkers.proxy.hint.clean_end": (
+        "the transport ended cleanly, and yet the contract says the answer was cut: a clean end of the body "
+        "is not a finished answer (lesson 04). Where did the bytes stop coming from?"
+    ),
+    "checkers.proxy.hint.mitmproxy": (
+        "nothing in this configuration turns streaming on. What does mitmproxy do with a response body when "
+        "no option says otherwise?"
+    ),
+    "checkers.proxy.hint.default": (
+        "compare what arrived with what the upstream did, then with what each directive of this configuration "
+        "does to a stream."
+    ),
 }

@@ -228,16 +228,6 @@ STRINGS = {
     "questions.09.surrogate.hints.D": "That is what decoding each fragment on its own would give. Is each fragment decoded on its own here, or what happens to the fragments before json.loads sees them?",
     "questions.09.surrogate.hints.B": "Nothing is decoded per fragment, so nothing is replaced.",
     "questions.09.surrogate.explanation": "🚀: the fragments are joined as text first, so the pair is whole when the JSON is parsed.",
-    # 10.fffd_count
-    "questions.10.fffd_count.prompt": "Through the per-chunk-decode relay, one upstream read ends after the first byte of 你 (3 bytes in UTF-8) and the next read starts with its other two. How many U+FFFD does the client get where 你 was?",
-    "questions.10.fffd_count.hint": "Decode each read alone with errors='replace' in a cell: what does the lone lead byte become, and what does each of the two bytes that follow it become?",
-    "questions.10.fffd_count.hints.1": "That is what the first read gives. What does the decoder make of the second read's first bytes, which belong to no character that started in that read?",
-    "questions.10.fffd_count.hints.2": "Count the replacements of both reads, not of one of them.",
-    "questions.10.fffd_count.explanation": "Three: the lead byte alone is one replacement, and Python replaces each of the two continuation bytes that start the next read on its own. Browsers' TextDecoder does the same.",
-    # 10.regex_whole
-    "questions.10.regex_whole.prompt": "True or False: a relay that splits each read on a blank line, with no buffer kept between reads, passes a test that sends every upstream body in one single read.",
-    "questions.10.regex_whole.hint": "With one read per body, where can a read boundary fall inside an event?",
-    "questions.10.regex_whole.explanation": "True, which is why the bug ships: every event is whole inside the one read. Only a test that cuts the body (every two-piece split) finds it.",
     # 10.eventsource
     "questions.10.eventsource.prompt": "Which of these can a browser's EventSource do? A) send a POST body with the prompt; B) decode a character cut across two reads; C) send an Authorization header; D) tell a clean end of body from a finished answer",
     "questions.10.eventsource.hint": "Its constructor takes a URL and one option. What is left for it to do well?",
@@ -258,6 +248,17 @@ STRINGS = {
     "questions.10.invented.hints.B": "That is what happened upstream. consume() judges only the relayed bytes: look at how they end, and ask what it can tell from them.",
     "questions.10.invented.hints.C": "Which finish reason was sent, and does it mean a cut answer?",
     "questions.10.invented.explanation": "completed: the invented terminal is indistinguishable from a real one downstream. Only the gateway knew; a correct gateway says truncated, in its outcome event.",
+    # 10.header_hop
+    "questions.10.header_hop.prompt": "The upstream sends X-Accel-Buffering: no and 126 pieces of 40 bytes, 20 ms apart, through two nginx hops: the inner one honours the header, the outer one gzips text/event-stream. In how many reads does a client that accepts gzip get the answer?",
+    "questions.10.header_hop.hint": "Which of the two nginx servers saw the header, and which of them holds the compressed bytes back?",
+    "questions.10.header_hop.hints.126": "That is what the inner hop passes on. Did the outer hop get the header that would have made it flush each piece?",
+    "questions.10.header_hop.explanation": "One: nginx honours X-Accel-Buffering and does not pass it on, so the outer hop never sees it, and its gzip holds the whole answer until the end (measured in section 8).",
+    # 10.caddy_drop
+    "questions.10.caddy_drop.prompt": "Behind Caddy 2.6 with its defaults, the upstream drops its connection in the middle of the answer. What does a client get? A) a transport error after the partial answer; B) a 502 with no text; C) the whole answer; D) a clean end of the body after the partial answer",
+    "questions.10.caddy_drop.hint": "Section 8 measured it: compare the transport column of Caddy's drop with nginx's.",
+    "questions.10.caddy_drop.hints.A": "That is what nginx's client gets. Caddy's was measured too: how did its body end?",
+    "questions.10.caddy_drop.hints.B": "A 502 with nothing in it is mitmproxy's answer when it buffers the body. Caddy streams: what did the client already have, and how did it end?",
+    "questions.10.caddy_drop.explanation": "D: Caddy ends the response cleanly after an aborted upstream, so only the contract (no [DONE], no finish reason) shows the answer was cut.",
     # 11.exit_status
     "questions.11.exit_status.prompt": "A saved body of an OpenAI chat stream ends right after the event whose finish_reason is \"stop\", before data: [DONE]: all of the answer's text is there. Which exit status does boundary-lab diagnose give for it? A) 0; B) 1; C) 2",
     "questions.11.exit_status.hint": "Can the command read this input as a stream? And if it can, do the bytes prove the answer whole?",

@@ -288,4 +288,60 @@ STRINGS = {
     "checkers.build.wrong_method": "检查器会按练习的要求调用 {call}，但它的签名是 {got}。提示：保留练习给出的参数。",
     "checkers.build.assembler_case.not_line_endings": "data 行里的 U+2028、U+0085、FF 和 VT（它们不是行结束符）",
     "checkers.bugs.cleanup.never_closed_cancelled": "当{case}时，你的函数抛出了 {error}，却从没关闭 response。提示：取消不属于 Exception；它穿过你的函数时，你的哪些代码行会执行？",
+    # -- checkers_proxy：第 10 课的练习，是哪个设置弄坏了流 ------------------------------------------------
+    "checkers.proxy.case": "{kind}，设置 {setting}（{comments}）；上游{plan}，{header}",
+    "checkers.proxy.comments.kept": "保留注释",
+    "checkers.proxy.comments.removed": "去掉注释",
+    "checkers.proxy.plan.completes": "正常发完",
+    "checkers.proxy.plan.drops": "发出 700 字节后断开连接",
+    "checkers.proxy.plan.pauses": "在第 10 块之后停顿 3 秒",
+    "checkers.proxy.plan.pauses_before_first_token": "在第 1 块之后停顿 3 秒（首个 token 来得很慢）",
+    "checkers.proxy.header.no": "发送了 X-Accel-Buffering: no",
+    "checkers.proxy.header.absent": "没有发送 X-Accel-Buffering",
+    "checkers.proxy.where": "第 {number} 个用例，共 {total} 个（{case}）",
+    "checkers.proxy.not_callable": "which_setting 应该是一个接收 (config, capture)、返回 str 的函数，实际得到 {got}",
+    "checkers.proxy.raised": (
+        "{where}：你的函数抛出了 {error}。提示：每个用例给的都是一个 str 和一个键相同的 dict，你的代码没料到其中哪一项？"
+    ),
+    "checkers.proxy.not_a_culprit": "{where}：你的函数返回了 {got}；它应该返回以下之一：{names}",
+    "checkers.proxy.wrong": "{where}：你的函数给出 '{got}'（{total} 个用例中答错 {wrong} 个）。提示：{hint}",
+    "checkers.proxy.passed": "{total} 个用例全部正确：每份配置都带注释和去掉注释各测一次，经过 nginx、Caddy 和 mitmproxy",
+    "checkers.proxy.hint.comment": ("同一份配置去掉注释后你答对了：注释不是指令。你的哪条判断读到了注释行？"),
+    "checkers.proxy.hint.buffering": (
+        "nginx 默认就开启缓冲（proxy_buffering on），而在第 8 节的测量里，它照样把小块数据随到随发。"
+        "这份配置或这次抓包里，还有什么能解释收到的结果？"
+    ),
+    "checkers.proxy.hint.gzip_streamed": (
+        "响应被压缩了，却仍然分很多次读到：有什么东西让这台 nginx 每块都刷出去。上游发了什么？它到达这台 nginx 了吗？"
+    ),
+    "checkers.proxy.hint.gzip_types_ignored": (
+        "配置里有 gzip on，但 nginx 只压缩 gzip_types 列出的 MIME 类型（什么都没列时是 text/html）。这次响应到底被压缩了吗？"
+    ),
+    "checkers.proxy.hint.header_lost": (
+        "上游确实发了 X-Accel-Buffering: no，回答却仍然压缩后一次到达。数一数上游和客户端之间有几台 nginx：哪几台看到了这个头？"
+    ),
+    "checkers.proxy.hint.gzip_missed": (
+        "回答经过 gzip 压缩、一次到达，而上游没有任何东西要求 nginx 不要缓冲。哪条指令决定这台 nginx 压缩什么？"
+    ),
+    "checkers.proxy.hint.timeout_as_drop": (
+        "你把代理切断的连接当成了上游断开：这个上游只是停顿了，本来会正常发完。把它停顿的时长和这个代理两次读取之间肯等的时长比一比。"
+    ),
+    "checkers.proxy.hint.timeout_missed": (
+        "上游停顿期间，传输以错误结束。把它停顿的时长和这个代理两次读取之间肯等的时长比一比。"
+    ),
+    "checkers.proxy.hint.drop_as_timeout": (
+        "这个上游没有停顿：它关掉了自己的连接。代理的读超时只会切断比上限更长的静默；这里有过这样的静默吗？"
+    ),
+    "checkers.proxy.hint.timeout_default": (
+        "上游停顿过，回答却完整到达。配置里没写上限时，这个代理两次读取之间会等多久？"
+    ),
+    "checkers.proxy.hint.clean_end": (
+        "传输干净地结束了，契约却说回答被截断：正文干净结束不等于回答已完成（第 04 课）。字节是从哪里开始不再来的？"
+    ),
+    "checkers.proxy.hint.mitmproxy": (
+        "这份配置里没有任何开启流式转发的选项。没有选项另作规定时，mitmproxy 怎么处理响应正文？"
+    ),
+    "checkers.proxy.hint.default": (
+        "先把收到的结果和上游做了什么对照，再和这份配置的每条指令会对流做什么对照。"
+    ),
 }

@@ -229,16 +229,6 @@ STRINGS = {
     "questions.09.surrogate.hints.D": "单独解码每个片段才会得到那个结果。这里是每个片段单独解码吗？在 json.loads 看到这些片段之前，它们经历了什么？",
     "questions.09.surrogate.hints.B": "这里没有按片段解码，所以也就没有字符被替换。",
     "questions.09.surrogate.explanation": "🚀：片段先作为文本拼接起来，所以解析 JSON 时这对代理项已经是完整的。",
-    # 10.fffd_count
-    "questions.10.fffd_count.prompt": "流经 per-chunk-decode 中继时，上游的某次读取在“你”（UTF-8 编码占 3 个字节）的第一个字节之后结束，下一次读取以它剩下的两个字节开头。在“你”原来的位置，客户端会收到多少个 U+FFFD？",
-    "questions.10.fffd_count.hint": "在单元格里用 errors='replace' 单独解码每次读取：那个孤立的首字节会变成什么？跟在它后面的两个字节又各自变成什么？",
-    "questions.10.fffd_count.hints.1": "这是第一次读取给出的结果。第二次读取开头的那些字节不属于任何在这次读取里开始的字符，解码器会把它们变成什么？",
-    "questions.10.fffd_count.hints.2": "把两次读取的替换字符都算上，而不是只算其中一次的。",
-    "questions.10.fffd_count.explanation": "三个：孤立的首字节替换成一个 U+FFFD，下一次读取开头的两个后续字节，Python 会各替换成一个。浏览器的 TextDecoder 也是如此。",
-    # 10.regex_whole
-    "questions.10.regex_whole.prompt": "判断对错（True 或 False）：某个中继按空行切分每次读取，且在读取之间不保留任何缓冲区。如果测试把每个上游响应体都放在单次读取里发送，这个中继能通过测试。",
-    "questions.10.regex_whole.hint": "每个响应体只用一次读取发送时，读取边界能落在某个事件内部的什么位置？",
-    "questions.10.regex_whole.explanation": "True，这也正是这个 bug 能混上线的原因：每个事件在那唯一一次读取里都是完整的。只有切开响应体的测试（遍历所有两段切分）才能发现它。",
     # 10.eventsource
     "questions.10.eventsource.prompt": "浏览器的 EventSource 能做到下面哪件事？A) 用 POST 请求体发送提示词；B) 正确解码一个被切在两次读取之间的字符；C) 发送 Authorization 头；D) 区分响应体正常结束和回答已完成",
     "questions.10.eventsource.hint": "它的构造函数只接受一个 URL 和一个选项。这样看，它还能做好哪件事？",
@@ -259,6 +249,17 @@ STRINGS = {
     "questions.10.invented.hints.B": "那是上游实际发生的事。consume() 只根据转发来的字节做判断：看看它们是怎么结束的，再想想它能从中看出什么。",
     "questions.10.invented.hints.C": "发出的是哪个 finish reason？它表示回答被截断了吗？",
     "questions.10.invented.explanation": "completed：在下游看来，伪造的终止信号和真实的无法区分。只有网关知道真相；正确实现的网关会在它的 outcome 事件里报告 truncated。",
+    # 10.header_hop
+    "questions.10.header_hop.prompt": "上游发送 X-Accel-Buffering: no，以及 126 块、每块 40 字节、间隔 20 毫秒的数据，经过两层 nginx：内层遵守这个头，外层对 text/event-stream 做 gzip。接受 gzip 的客户端要读几次才能拿到整个回答？",
+    "questions.10.header_hop.hint": "两台 nginx 里，哪台看到了这个头？又是哪台把压缩后的字节扣着不发？",
+    "questions.10.header_hop.hints.126": "那是内层转发出去的情况。外层拿到那个会让它每块都刷出去的头了吗？",
+    "questions.10.header_hop.explanation": "一次：nginx 遵守 X-Accel-Buffering，但不会把它转发出去，所以外层根本看不到它，外层的 gzip 会把整个回答扣到最后（第 8 节的测量）。",
+    # 10.caddy_drop
+    "questions.10.caddy_drop.prompt": "在使用默认配置的 Caddy 2.6 后面，上游在回答中途断开了连接。客户端会收到什么？A) 部分回答之后是传输错误；B) 没有文本的 502；C) 完整回答；D) 部分回答之后正文干净结束",
+    "questions.10.caddy_drop.hint": "第 8 节测过：把 Caddy 断开那一行的传输列和 nginx 的比一比。",
+    "questions.10.caddy_drop.hints.A": "那是 nginx 的客户端收到的。Caddy 的也测过：它的正文是怎么结束的？",
+    "questions.10.caddy_drop.hints.B": "没有内容的 502 是 mitmproxy 缓冲整个正文时的结果。Caddy 是流式转发的：客户端已经拿到了什么？又是怎么结束的？",
+    "questions.10.caddy_drop.explanation": "D：上游中止后，Caddy 会干净地结束响应，所以只有契约（没有 [DONE]，没有 finish reason）能看出回答被截断了。",
     # 11.exit_status
     "questions.11.exit_status.prompt": "一个 OpenAI Chat 流保存下来的响应体，恰好在 finish_reason 为 \"stop\" 的那个事件之后、data: [DONE] 之前结束：回答的文本全都在。boundary-lab diagnose 对它给出哪个退出状态？A) 0；B) 1；C) 2",
     "questions.11.exit_status.hint": "这个命令能把这份输入当作一个流来读吗？如果能，这些字节证明回答完整了吗？",
