@@ -160,9 +160,10 @@ def _lesson_lib(url: str, upstream: str, watch: Watch) -> Run:
 
     started = time.monotonic()
     leave = _leaving(upstream, started, watch)
-    options: dict[str, Any] = {"idle_timeout": NO_TEXT_LEAVE if upstream == "client_leaves" else READ_SECONDS}
+    wait = NO_TEXT_LEAVE if upstream == "client_leaves" else READ_SECONDS  # for the headers, and each read
+    options: dict[str, Any] = {"idle_timeout": wait}
     result: StreamResult | None = None
-    with httpx.Client(transport=_counting(httpx, watch), timeout=READ_SECONDS, trust_env=False) as http:
+    with httpx.Client(transport=_counting(httpx, watch), timeout=wait, trust_env=False) as http:
         updates = stream_http_updates(
             url + PATH, "openai-chat", json=request_json("openai-chat"), client=http, **options
         )
