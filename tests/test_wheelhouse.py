@@ -116,13 +116,15 @@ report["install"] = run([venv / "bin" / "python", "-m", "pip", "install", "--qui
                          "-r", folder / "requirements.txt"])
 report["install_course"] = run([venv / "bin" / "python", "-m", "pip", "install", "--quiet", *offline,
                                 folder / course])
-report["venv_mitm"] = run([sys.executable, "-m", "venv", mitm])
-report["install_mitm"] = run([mitm / "bin" / "python", "-m", "pip", "install", "--quiet", *offline,
-                              "-r", folder / "requirements-mitmproxy.txt"])
+# The checkout's own `make mitmproxy` (README.txt's second way), pointed at the folder by pip's variables;
+# it writes only into MITM_VENV.
+env = dict(os.environ, PIP_NO_INDEX="1", PIP_FIND_LINKS=str(folder))
+report["make_mitm"] = run(["make", "-C", sys.argv[10], "mitmproxy", f"MITM_VENV={mitm}",
+                           f"PYTHON={sys.executable}"], env=env)
 report["freeze"] = run([venv / "bin" / "python", "-m", "pip", "freeze", "--all"])["out"]
 report["freeze_mitm"] = run([mitm / "bin" / "python", "-m", "pip", "freeze", "--all"])["out"]
 report["mitmdump"] = run([mitm / "bin" / "mitmdump", "--version"])
-report["probe"] = run([venv / "bin" / "python", "-c", sys.argv[7], *sys.argv[8:]], cwd=elsewhere)
+report["probe"] = run([venv / "bin" / "python", "-c", sys.argv[7], *sys.argv[8:10]], cwd=elsewhere)
 if (folder / "package.json").is_file():  # the npm part (the hub's configurable-http-proxy)
     npm = work / "npm"
     npm.mkdir()
@@ -201,7 +203,8 @@ def offline(built: tuple[Path, str], tmp_path_factory: pytest.TempPathFactory) -
             pass  # outside the namespace, the host's service answers
         done = subprocess.run(
             ["unshare", "-n", "--", sys.executable, "-I", "-c", INSIDE, os.readlink("/proc/self/ns/net"),
-             str(port), str(folder), str(work), PUBLIC[0], str(PUBLIC[1]), PROBE, CAPTURE, QUESTION],
+             str(port), str(folder), str(work), PUBLIC[0], str(PUBLIC[1]), PROBE, CAPTURE, QUESTION,
+             str(ROOT)],
             capture_output=True, text=True, timeout=1800, env=env, check=False,
         )
     assert done.returncode == 0, done.stderr[-3000:]
@@ -276,7 +279,7 @@ def test_the_namespace_has_no_network(offline: dict) -> None:
 
 
 def test_a_fresh_venv_installs_the_locks_from_the_wheelhouse_alone(offline: dict) -> None:
-    for step in ("venv", "install", "install_course", "venv_mitm", "install_mitm"):
+    for step in ("venv", "install", "install_course", "make_mitm"):
         assert offline[step]["status"] == 0, (step, offline[step]["err"])
     from packaging.utils import canonicalize_name
 

@@ -216,10 +216,11 @@ The real-proxy lessons' mitmproxy lives in a venv of its own (it pins an older h
     .venv-mitmproxy/bin/pip install --no-index --find-links wheelhouse \\
         -r wheelhouse/requirements-mitmproxy.txt
 
-In a checkout of the course, `make lab` can install from the folder instead of the network, with the
-folder given as an absolute path:
+Or, in a checkout of the course, its own make targets install from the folder instead of the network
+when pip's variables point at it (an absolute path); `make lab` then starts JupyterLab:
 
-    PIP_NO_INDEX=1 PIP_FIND_LINKS=$PWD/wheelhouse make lab
+    PIP_NO_INDEX=1 PIP_FIND_LINKS=$PWD/wheelhouse make venv mitmproxy
+    make lab
 
 Built here from source distributions (they have no wheel for this platform): {sdists}.
 npm: {npm}
