@@ -170,7 +170,7 @@ def _pins(name: str) -> dict[str, str]:
     """``{canonical name: version}`` of a requirements file's ``name==version`` lines."""
     from packaging.utils import canonicalize_name
 
-    pins = {}
+    pins: dict[str, str] = {}
     for line in (ROOT / name).read_text(encoding="utf-8").splitlines():
         if line.strip() and not line.startswith("#"):
             package, _, version = line.partition("==")
@@ -216,7 +216,7 @@ def test_the_wheelhouse_holds_a_wheel_for_every_pinned_requirement(built: tuple[
 
     folder, _ = built
     manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
-    wheels = {}
+    wheels: dict[str, set[str]] = {}
     for entry in manifest["files"]:
         if entry["file"].endswith(".whl") and entry["kind"] != "course":
             wheels.setdefault(canonicalize_name(entry["name"]), set()).add(entry["version"])

@@ -174,7 +174,8 @@ def build_course(options: Options, folder: Path) -> str:
         shutil.copytree(ROOT / "lesson_lib", source / "lesson_lib", symlinks=True, ignore=junk)
         shutil.copytree(ROOT / "data", source / "data", ignore=junk)
         dist = Path(tmp) / "dist"
-        command = [options.python, "-m", "build", "--wheel", "--no-isolation", "--outdir", dist, source]
+        command: list[str | Path] = [options.python, "-m", "build", "--wheel", "--no-isolation",
+                                     "--outdir", dist, source]
         _run("build the course's wheel", command, cwd=source)
         (wheel,) = dist.glob("boundary_lab-*.whl")
         shutil.copy2(wheel, folder / wheel.name)
