@@ -65,3 +65,13 @@ bench: $(STAMP)
 
 clean-venv:
 	rm -rf $(VENV) $(MITM_VENV)
+
+# The wheelhouse (issue 28, offline): every wheel requirements.txt and requirements-mitmproxy.txt pin, the
+# course's own wheel and, when $(WHEELHOUSE_NPM)/package.json exists, an npm cache of its lock, in one
+# git-ignored folder with a manifest (sha256) and README.txt saying how to install with no network
+# (tools/wheelhouse.py; tests/test_wheelhouse.py installs from it inside `unshare -n`).
+WHEELHOUSE ?= wheelhouse
+WHEELHOUSE_NPM ?= hub
+.PHONY: wheelhouse
+wheelhouse: $(STAMP)
+	$(BIN)/python tools/wheelhouse.py --out $(WHEELHOUSE) --npm $(WHEELHOUSE_NPM)
