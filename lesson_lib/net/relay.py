@@ -63,6 +63,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import json
+import os
 import socket
 import threading
 from collections.abc import AsyncIterable, AsyncIterator, Iterator
@@ -463,6 +464,17 @@ class RelayServer:
     def url(self) -> str:
         """``http://127.0.0.1:<port>``: the page is at ``/``, the stream at ``/stream``."""
         return f"http://{self.host}:{self.port}"
+
+    @property
+    def page_url(self) -> str:
+        """The page's address for a browser: ``url + "/"``; but in a kernel of a JupyterHub learner's server
+        (``JUPYTERHUB_SERVICE_PREFIX`` set, ``/user/<name>/``), the path through that server's
+        jupyter-server-proxy, ``/user/<name>/proxy/<port>/``, to open on the hub's address: the relay listens
+        on the hub machine's 127.0.0.1, which the learner's browser cannot reach."""
+        prefix = os.environ.get("JUPYTERHUB_SERVICE_PREFIX", "").strip()
+        if prefix:
+            return f"/{prefix.strip('/')}/proxy/{self.port}/"
+        return f"{self.url}/"
 
     def stream_url(self, variant: str | None = None, *, recut: bool | None = None) -> str:
         """The URL of ``/stream`` for ``variant`` (checked; default the server's) and ``recut``."""

@@ -15,7 +15,9 @@
 const params = new URLSearchParams(location.search);
 const query = new URLSearchParams();
 for (const name of ["variant", "recut"]) if (params.has(name)) query.set(name, params.get(name));
-const STREAM_URL = "/stream" + (query.toString() ? "?" + query : "");
+// Relative URLs (no leading slash): the page works at the relay's own "/" and under a prefix, as when a
+// hub's proxy serves it at /user/<name>/proxy/<port>/.
+const STREAM_URL = "stream" + (query.toString() ? "?" + query : "");
 const ESCAPE_PREFIX = "upstream:";  // lesson_lib.relay_variants.ESCAPE_PREFIX: undone before reading a type
 const unescapeType = (type) => (type.startsWith(ESCAPE_PREFIX) ? type.slice(ESCAPE_PREFIX.length) : type);
 window.relayReaders = { finished: 0, reads: 0 };
@@ -146,11 +148,13 @@ function readEventSource(contract) {
 }
 
 async function main() {
-  const info = await (await fetch("/info")).json();
+  const info = await (await fetch("info")).json();
   document.getElementById("contract").textContent = info.contract;
   document.getElementById("variant").textContent = params.get("variant") || info.variant;
   readEventSource(info.contract);
-  const response = await fetch(STREAM_URL);
+  // Accept: text/event-stream, as EventSource sends it: a proxy on the way may stream only such requests
+  // (jupyter-server-proxy 4.6 buffers any other response whole: measured through a real hub, issue 28).
+  const response = await fetch(STREAM_URL, { headers: { Accept: "text/event-stream" } });
   const [naiveBody, correctBody] = response.body.tee();
   readFetch("naive", naiveBody, info.contract, (bytes) => new TextDecoder().decode(bytes), () => "");
   const decoder = new TextDecoder("utf-8", { fatal: true });
