@@ -301,7 +301,7 @@ def test_the_npm_part_installs_offline_when_the_hub_pins_one(built: tuple[Path, 
     if not (ROOT / wheelhouse.NPM_DEFAULT / "package.json").is_file():
         assert manifest["npm"] is None and "npm: no package.json" in stdout
         assert not (folder / "npm-cache").exists()
-        pytest.skip(f"no {wheelhouse.NPM_DEFAULT}/package.json in the checkout (make hub adds it)")
+        return  # no npm part to install: what is asserted above is the whole claim until a hub pins one
     assert manifest["npm"]["cache"] == "npm-cache" and "npm: yes" in stdout
     assert offline["npm_ci"]["status"] == 0, offline["npm_ci"]["err"]
     lock = json.loads((folder / "package-lock.json").read_text(encoding="utf-8"))
