@@ -630,16 +630,17 @@ STRINGS = {
         "Which of your checks reads a comment line?"
     ),
     "checkers.proxy.hint.buffering": (
-        "nginx buffers by default (proxy_buffering on), and in the measurements of section 8 it still passed "
-        "small pieces on as they came. What else in this configuration or this capture explains what arrived?"
+        "in section 8's measurements, nginx's buffering alone (proxy_buffering on, its default) still passed "
+        "small pieces on as they came: buffering holds a stream back only together with something else, or "
+        "not at all. What else in this configuration or this capture explains what arrived?"
     ),
     "checkers.proxy.hint.gzip_streamed": (
         "the response was compressed and still arrived in many reads: something asked this nginx to flush each "
         "piece. What did the upstream send, and did it reach this nginx?"
     ),
     "checkers.proxy.hint.gzip_types_ignored": (
-        "gzip on is there, but nginx compresses only the MIME types that gzip_types lists (text/html when it "
-        "lists nothing). Was this response compressed at all?"
+        "nginx compresses only where gzip is on, and then text/html always and other MIME types only when "
+        "gzip_types lists them. Was this response compressed at all?"
     ),
     "checkers.proxy.hint.header_lost": (
         "the upstream did send X-Accel-Buffering: no, and the answer still came compressed in one read. Count "

@@ -308,14 +308,14 @@ STRINGS = {
     "checkers.proxy.passed": "{total} 个用例全部正确：每份配置都带注释和去掉注释各测一次，经过 nginx、Caddy 和 mitmproxy",
     "checkers.proxy.hint.comment": ("同一份配置去掉注释后你答对了：注释不是指令。你的哪条判断读到了注释行？"),
     "checkers.proxy.hint.buffering": (
-        "nginx 默认就开启缓冲（proxy_buffering on），而在第 8 节的测量里，它照样把小块数据随到随发。"
-        "这份配置或这次抓包里，还有什么能解释收到的结果？"
+        "在第 8 节的测量里，只开着 nginx 的缓冲（proxy_buffering on，它的默认值）时，小块数据照样随到随发："
+        "缓冲要么和别的东西一起才会扣住流，要么根本扣不住。这份配置或这次抓包里，还有什么能解释收到的结果？"
     ),
     "checkers.proxy.hint.gzip_streamed": (
         "响应被压缩了，却仍然分很多次读到：有什么东西让这台 nginx 每块都刷出去。上游发了什么？它到达这台 nginx 了吗？"
     ),
     "checkers.proxy.hint.gzip_types_ignored": (
-        "配置里有 gzip on，但 nginx 只压缩 gzip_types 列出的 MIME 类型（什么都没列时是 text/html）。这次响应到底被压缩了吗？"
+        "nginx 只在开了 gzip 的地方压缩：text/html 总是压缩，其他 MIME 类型只有列在 gzip_types 里才压缩。这次响应到底被压缩了吗？"
     ),
     "checkers.proxy.hint.header_lost": (
         "上游确实发了 X-Accel-Buffering: no，回答却仍然压缩后一次到达。数一数上游和客户端之间有几台 nginx：哪几台看到了这个头？"
