@@ -635,8 +635,8 @@ STRINGS = {
     ),
     "checkers.proxy.hint.buffering": (
         "in section 8's measurements, nginx's buffering alone (proxy_buffering on, its default) still passed "
-        "small pieces on as they came: buffering holds a stream back only together with something else, or "
-        "not at all. What else in this configuration or this capture explains what arrived?"
+        "small pieces on as they came; where it held a stream back, something else was there too. What else "
+        "in this configuration or this capture explains what arrived?"
     ),
     "checkers.proxy.hint.gzip_compressed": (
         "the response was compressed; whether compression held it back depends on buffering, on what the "
