@@ -374,7 +374,7 @@ _CHECKERS = {
     "FakeAsyncResponse": "checkers_async",
     "check_which_setting": "checkers_proxy",
     "CULPRITS": "proxy_cases",
-    "MEASURED": "proxy_cases",
+    "OBSERVED": "proxy_cases",
     "measure_proxy_case": "proxy_cases",
     "exercise_cases": "proxy_cases",
 }

@@ -5,62 +5,62 @@ proxy configurations (``lesson_lib/net/proxy_configs/``), with its comments or w
 dict of what the upstream did and what a client saw through that real proxy (see
 :mod:`.proxy_cases`); the answer is one of :data:`~.proxy_cases.CULPRITS`. :func:`check_which_setting`
 runs it on every case, in a fixed order, and reports the first wrong one: the case (proxy, setting, upstream
-plan, header, never its answer), what the function said, and a hint chosen by the kind of mistake (blaming
-``proxy_buffering``, seeing ``gzip on`` but not which types it compresses, missing the hop that drops the
-header, reading a proxy's timeout cut as an upstream drop or the reverse, trusting a clean end of the
-transport, reading a comment as a directive). No hint names the case's answer:
-``tests/exercises/test_proxy_exercise.py`` checks each hint against every answer it could give away.
+plan, header, never its answer), what the function said, and a hint chosen from the learner's answer and
+what in the case it missed (reading a comment as a directive, giving the same answer to two cases whose
+captures are equal and whose configurations differ, blaming buffering, compression, a header's path, a
+timeout, the upstream or mitmproxy's option, or trusting what arrived). A hint is chosen without looking at
+the case's answer: ``tests/exercises/test_proxy_exercise.py`` checks that each (answer given, hint) pair is
+shown on cases with different right answers, so a table from hints to answers does not pass, and that no
+hint names the answer of a case it is shown on.
 """
 
 from __future__ import annotations
 
 import copy
-import re
+import json
 from collections.abc import Callable
 from typing import Any
 
 from ..i18n import text
 from . import Result
 from .checkers_core import NotAttempted, Observed, describe_error, not_attempted, observe, short
-from .proxy_cases import CULPRITS, ProxyCase, exercise_cases
+from .proxy_cases import CULPRITS, ProxyCase, exercise_cases, seal
 
-__all__ = ["KEY", "check_which_setting", "hint_name"]
+__all__ = ["KEY", "check_which_setting", "hint_name", "wanted"]
 
 #: The key the exercise's reports carry.
 KEY = "10.which_setting"
 
+#: The hint for a wrong answer, by the answer given (the mistake it makes), when no sharper one applies.
+_BY_ANSWER = {
+    "proxy_buffering": "buffering",
+    "header_lost": "header_path",
+    "proxy_ignore_headers": "header_path",
+    "proxy_read_timeout": "timeout_check",
+    "upstream_drop": "drop_check",
+    "none": "none_wrong",
+    "stream_large_bodies": "mitmproxy_check",
+}
 
-def _compresses_event_streams(config: str) -> bool:
-    """Whether some directive (not a comment) of ``config`` names text/event-stream in gzip_types."""
-    directives = "\n".join(line.split("#", 1)[0] for line in config.splitlines())
-    return re.search(r"gzip_types[^;]*text/event-stream", directives) is not None
+
+def wanted(case: ProxyCase) -> str:
+    """The answer the checker wants for ``case`` (the first of its accepted answers), unsealed."""
+    return next(name for name in CULPRITS if seal(case.key, name) == case.sealed[0])
 
 
-def hint_name(case: ProxyCase, given: str, twin_right: bool) -> str:
-    """The name of the hint (``checkers.proxy.hint.<name>``) for answering ``given`` on ``case``, whose right
-    answer is ``case.culprit``; ``twin_right`` says the same case without comments was answered right."""
-    truth = case.culprit
+def hint_name(case: ProxyCase, given: str, twin_right: bool, config_unread: bool = False) -> str:
+    """The name of the hint (``checkers.proxy.hint.<name>``) for the wrong answer ``given`` on ``case``.
+
+    ``twin_right``: the same case without comments was answered right; ``config_unread``: the function gave
+    ``given`` also to a case with the same capture and another configuration, whose answer differs. The
+    choice reads the answer given and the capture, never the case's answer."""
     if case.commented and twin_right:
         return "comment"
-    if given == "proxy_buffering":
-        return "buffering"
-    if truth == "none" and given == "gzip_types":
-        return "gzip_streamed" if _compresses_event_streams(case.config) else "gzip_types_ignored"
-    if truth == "header_lost":
-        return "header_lost"
-    if truth == "gzip_types":
-        return "gzip_missed"
-    if truth == "proxy_read_timeout":
-        return "timeout_as_drop" if given == "upstream_drop" else "timeout_missed"
-    if truth == "upstream_drop" and given == "proxy_read_timeout":
-        return "drop_as_timeout"
-    if truth == "none" and given == "proxy_read_timeout":
-        return "timeout_default"
-    if truth == "upstream_drop" and case.capture["transport"] == "clean end":
-        return "clean_end"
-    if truth == "stream_large_bodies":
-        return "mitmproxy"
-    return "default"
+    if config_unread:
+        return "config_unread"
+    if given == "gzip_types":
+        return "gzip_compressed" if case.capture["content_encoding"] == "gzip" else "gzip_types_ignored"
+    return _BY_ANSWER[given]
 
 
 def _describe(case: ProxyCase) -> str:
@@ -78,8 +78,21 @@ def _answer(function: Callable[..., Any], case: ProxyCase) -> Observed:
     return observe(lambda: function(case.config, copy.deepcopy(case.capture)))
 
 
+def _same_capture_other_answer(every: list[ProxyCase], answers: list[Observed], index: int) -> bool:
+    """Whether the function's (wrong) answer here is the right answer of a case with an equal capture and
+    another configuration: the function answered the capture, not the configuration."""
+    case, seen = every[index], answers[index]
+    capture = json.dumps(case.capture, sort_keys=True)
+    for other, said in zip(every, answers, strict=True):
+        if other.setting == case.setting or json.dumps(other.capture, sort_keys=True) != capture:
+            continue
+        if said.value == seen.value and other.accepts(said.value):
+            return True
+    return False
+
+
 def check_which_setting(function: Any) -> Result:
-    """Grade ``function(config, capture)`` over every case; right only if it names every case's culprit.
+    """Grade ``function(config, capture)`` over every case; right only if each case's answer is accepted.
 
     Deterministic: the cases and their order are fixed. A function that still raises
     ``NotImplementedError`` (or ``...`` in its place) is reported as not attempted.
@@ -94,8 +107,7 @@ def check_which_setting(function: Any) -> Result:
     except NotAttempted:
         return not_attempted(KEY, "which_setting")
     right = {
-        (case.kind, case.setting, case.plan, case.header, case.commented): not seen.raised
-        and seen.value == case.culprit
+        (*case.key, case.commented): not seen.raised and case.accepts(seen.value)
         for case, seen in zip(every, answers, strict=True)
     }
     wrong = sum(not ok for ok in right.values())
@@ -110,9 +122,10 @@ def check_which_setting(function: Any) -> Result:
                 "checkers.proxy.not_a_culprit", where=where, got=short(seen.value), names=", ".join(CULPRITS)
             )
             return Result(KEY, False, message)
-        if seen.value != case.culprit:
-            twin = right.get((case.kind, case.setting, case.plan, case.header, False), False)
-            hint = text(f"checkers.proxy.hint.{hint_name(case, seen.value, twin)}")
+        if not case.accepts(seen.value):
+            twin = right.get((*case.key, False), False)
+            unread = _same_capture_other_answer(every, answers, number - 1)
+            hint = text(f"checkers.proxy.hint.{hint_name(case, seen.value, twin, unread)}")
             message = text(
                 "checkers.proxy.wrong", where=where, got=seen.value, wrong=wrong, total=len(every), hint=hint
             )

@@ -89,6 +89,8 @@ def _settings() -> dict[tuple[str, str], ProxySetting]:
             "gzip_default_types",
             "read_timeout_1s",
             "two_hops_gzip",
+            "gzip_buffering_off",
+            "gzip_ignore_header",
         ),
         "caddy": ("defaults", "flush_interval_-1"),
         "mitmproxy": ("defaults", "stream_large_bodies_1"),

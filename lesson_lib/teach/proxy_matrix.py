@@ -205,10 +205,18 @@ def _slow_text(body: bytes, sent: int) -> str:
     return text_of(body[:one]) * whole
 
 
+#: Settings the matrix does not measure: read_timeout_1s's 1 s pause before the last piece of "whole" would
+#: race its 1 s timeout; the two gzip variants exist for lesson 10's exercise (measured in its cases).
+_NOT_IN_MATRIX = (
+    ("nginx", "read_timeout_1s"),
+    ("nginx", "gzip_buffering_off"),
+    ("nginx", "gzip_ignore_header"),
+)
+
+
 def _rows() -> tuple[Row, ...]:
     rows: list[Row] = []
-    # read_timeout_1s is left out of "whole": its 1 s pause before the last piece would race the 1 s timeout
-    settings = [("direct", "none"), *(s for s in SETTINGS if s != ("nginx", "read_timeout_1s"))]
+    settings = [("direct", "none"), *(s for s in SETTINGS if s not in _NOT_IN_MATRIX)]
     for kind, setting in settings:
         for client in MATRIX_CLIENTS:
             rows.append(Row(kind, setting, "whole", client))

@@ -30,7 +30,7 @@ from lesson_lib.core.chunking import two_piece_splits
 from lesson_lib.core.decoding import IncrementalUTF8Decoder, naive_decode
 from lesson_lib.core.lines import _ANY_ENDING
 from lesson_lib.exercises import QUESTIONS, _load_all, check, question, questions
-from lesson_lib.exercises.proxy_cases import MEASURED
+from lesson_lib.exercises.proxy_cases import OBSERVED
 from lesson_lib.i18n import LANGUAGES, get_language, set_language
 
 
@@ -330,9 +330,9 @@ ANSWERS = {
     "10.eventsource": "B",
     "10.cancel": "D",
     "10.invented": _what_consume_says_after_an_invented_finish(),
-    "10.header_hop": MEASURED[("nginx", "two_hops_gzip", "completes", "no")][0]["reads"],
+    "10.header_hop": OBSERVED[("nginx", "two_hops_gzip", "completes", "no")]["reads"],
     "10.caddy_drop": "D"
-    if MEASURED[("caddy", "defaults", "drops", "no")][0]["transport"] == "clean end"
+    if OBSERVED[("caddy", "defaults", "drops", "no")]["transport"] == "clean end"
     else "A",
     "11.exit_status": "ABC"[_diagnose_exit_status("openai-chat/truncated_before_done")[0]],
     "11.raw_reads": _raw_body_reports_the_naive_view(),

@@ -629,52 +629,44 @@ STRINGS = {
         "the same configuration without its comments got the right answer: a comment is not a directive. "
         "Which of your checks reads a comment line?"
     ),
-    "checkers.proxy.hint.buffering": (
-        "nginx buffers by default (proxy_buffering on), and in the measurements of section 8 it still passed "
-        "small pieces on as they came. What else in this configuration or this capture explains what arrived?"
+    "checkers.proxy.hint.config_unread": (
+        "another case has exactly this capture and a different configuration, and your answer is right "
+        "there, not here. The capture alone does not decide: read the configuration's directives."
     ),
-    "checkers.proxy.hint.gzip_streamed": (
-        "the response was compressed and still arrived in many reads: something asked this nginx to flush each "
-        "piece. What did the upstream send, and did it reach this nginx?"
+    "checkers.proxy.hint.buffering": (
+        "in section 8's measurements, nginx's buffering alone (proxy_buffering on, its default) still passed "
+        "small pieces on as they came; where it held a stream back, something else was there too. What else "
+        "in this configuration or this capture explains what arrived?"
+    ),
+    "checkers.proxy.hint.gzip_compressed": (
+        "the response was compressed; whether compression held it back depends on buffering, on what the "
+        "upstream asked, and on whether that request reached the nginx that compresses and was obeyed there. "
+        "How did it arrive, and what did the upstream do?"
     ),
     "checkers.proxy.hint.gzip_types_ignored": (
-        "gzip on is there, but nginx compresses only the MIME types that gzip_types lists (text/html when it "
-        "lists nothing). Was this response compressed at all?"
+        "nginx compresses only where gzip is on, and then text/html always and other MIME types only when "
+        "gzip_types lists them. Was this response compressed at all?"
     ),
-    "checkers.proxy.hint.header_lost": (
-        "the upstream did send X-Accel-Buffering: no, and the answer still came compressed in one read. Count "
-        "the nginx servers between the upstream and the client: which of them saw that header?"
+    "checkers.proxy.hint.header_path": (
+        "follow X-Accel-Buffering from the upstream to the client: did the upstream send it, how many nginx "
+        "servers are in between, and what do the directives of each one do with it? Then compare with how the "
+        "answer arrived."
     ),
-    "checkers.proxy.hint.gzip_missed": (
-        "the answer came gzip-compressed in one read, and nothing upstream asked nginx not to buffer. Which "
-        "directive decides what this nginx compresses?"
+    "checkers.proxy.hint.timeout_check": (
+        "compare the upstream's longest silence with how long this proxy waits between two reads (its "
+        "default when the configuration does not set it): was there a silence longer than that?"
     ),
-    "checkers.proxy.hint.timeout_as_drop": (
-        "you read a cut made by the proxy as a drop by the upstream: this upstream paused and would have "
-        "completed. Compare its pause with how long this proxy waits between two reads."
+    "checkers.proxy.hint.drop_check": (
+        "before blaming the upstream, read what it did (the capture's upstream part): did it close its "
+        "connection, or did something between it and the client cut or hold the stream?"
     ),
-    "checkers.proxy.hint.timeout_missed": (
-        "the transport ended with an error while the upstream was pausing. Compare the length of its pause "
-        "with how long this proxy waits between two reads."
+    "checkers.proxy.hint.none_wrong": (
+        "something did break this stream: compare what arrived (reads, encoding, how the transport ended, "
+        "what the contract concluded; a clean end is not a finished answer) with what the upstream did, then "
+        "with what each directive of this configuration does."
     ),
-    "checkers.proxy.hint.drop_as_timeout": (
-        "this upstream did not pause: it closed its connection. A proxy's read clock cuts a silence longer "
-        "than its limit; was there one?"
-    ),
-    "checkers.proxy.hint.timeout_default": (
-        "the upstream paused and the answer still came whole. How long does this proxy wait between two reads "
-        "when its configuration sets no limit?"
-    ),
-    "checkers.proxy.hint.clean_end": (
-        "the transport ended cleanly, and yet the contract says the answer was cut: a clean end of the body "
-        "is not a finished answer (lesson 04). Where did the bytes stop coming from?"
-    ),
-    "checkers.proxy.hint.mitmproxy": (
-        "nothing in this configuration turns streaming on. What does mitmproxy do with a response body when "
-        "no option says otherwise?"
-    ),
-    "checkers.proxy.hint.default": (
-        "compare what arrived with what the upstream did, then with what each directive of this configuration "
-        "does to a stream."
+    "checkers.proxy.hint.mitmproxy_check": (
+        "which proxy is this, and which of its options does this configuration set? Then compare how the "
+        "answer arrived with what the upstream did."
     ),
 }

@@ -306,42 +306,40 @@ STRINGS = {
     "checkers.proxy.not_a_culprit": "{where}：你的函数返回了 {got}；它应该返回以下之一：{names}",
     "checkers.proxy.wrong": "{where}：你的函数给出 '{got}'（{total} 个用例中答错 {wrong} 个）。提示：{hint}",
     "checkers.proxy.passed": "{total} 个用例全部正确：每份配置都带注释和去掉注释各测一次，经过 nginx、Caddy 和 mitmproxy",
-    "checkers.proxy.hint.comment": ("同一份配置去掉注释后你答对了：注释不是指令。你的哪条判断读到了注释行？"),
-    "checkers.proxy.hint.buffering": (
-        "nginx 默认就开启缓冲（proxy_buffering on），而在第 8 节的测量里，它照样把小块数据随到随发。"
-        "这份配置或这次抓包里，还有什么能解释收到的结果？"
+    "checkers.proxy.hint.comment": (
+        "同一份配置去掉注释后你答对了：注释不是指令。你的哪条判断读到了注释行？"
     ),
-    "checkers.proxy.hint.gzip_streamed": (
-        "响应被压缩了，却仍然分很多次读到：有什么东西让这台 nginx 每块都刷出去。上游发了什么？它到达这台 nginx 了吗？"
+    "checkers.proxy.hint.config_unread": (
+        "另一个用例的抓包和这个完全相同，配置却不同；你的答案在那里是对的，在这里不对。"
+        "只看抓包决定不了：去读配置里的指令。"
+    ),
+    "checkers.proxy.hint.buffering": (
+        "在第 8 节的测量里，只开着 nginx 的缓冲（proxy_buffering on，它的默认值）时，小块数据照样随到随发："
+        "在它扣住了流的地方，还有别的东西在场。这份配置或这次抓包里，还有什么能解释收到的结果？"
+    ),
+    "checkers.proxy.hint.gzip_compressed": (
+        "响应被压缩了；压缩会不会扣住流，取决于缓冲、上游提出了什么要求，以及这个要求有没有到达负责压缩的那台 nginx、"
+        "在那里有没有被遵守。回答是怎样到达的？上游又做了什么？"
     ),
     "checkers.proxy.hint.gzip_types_ignored": (
-        "配置里有 gzip on，但 nginx 只压缩 gzip_types 列出的 MIME 类型（什么都没列时是 text/html）。这次响应到底被压缩了吗？"
+        "nginx 只在开了 gzip 的地方压缩：text/html 总是压缩，其他 MIME 类型只有列在 gzip_types 里才压缩。"
+        "这次响应到底被压缩了吗？"
     ),
-    "checkers.proxy.hint.header_lost": (
-        "上游确实发了 X-Accel-Buffering: no，回答却仍然压缩后一次到达。数一数上游和客户端之间有几台 nginx：哪几台看到了这个头？"
+    "checkers.proxy.hint.header_path": (
+        "顺着 X-Accel-Buffering 从上游走到客户端：上游发了它吗？中间有几台 nginx？每一台的指令会怎样处理它？"
+        "再和回答到达的方式比一比。"
     ),
-    "checkers.proxy.hint.gzip_missed": (
-        "回答经过 gzip 压缩、一次到达，而上游没有任何东西要求 nginx 不要缓冲。哪条指令决定这台 nginx 压缩什么？"
+    "checkers.proxy.hint.timeout_check": (
+        "把上游最长的一次静默和这个代理两次读取之间肯等的时长（配置没写时用默认值）比一比：有比它更长的静默吗？"
     ),
-    "checkers.proxy.hint.timeout_as_drop": (
-        "你把代理切断的连接当成了上游断开：这个上游只是停顿了，本来会正常发完。把它停顿的时长和这个代理两次读取之间肯等的时长比一比。"
+    "checkers.proxy.hint.drop_check": (
+        "先别怪上游，读一读它做了什么（抓包里 upstream 那部分）：是它关掉了连接，还是它和客户端之间的某个东西切断或扣住了流？"
     ),
-    "checkers.proxy.hint.timeout_missed": (
-        "上游停顿期间，传输以错误结束。把它停顿的时长和这个代理两次读取之间肯等的时长比一比。"
+    "checkers.proxy.hint.none_wrong": (
+        "这个流确实坏了：把收到的结果（读取次数、编码、传输怎样结束、契约的判定；干净的结束不等于回答完成）"
+        "和上游做了什么对照，再和这份配置的每条指令会做什么对照。"
     ),
-    "checkers.proxy.hint.drop_as_timeout": (
-        "这个上游没有停顿：它关掉了自己的连接。代理的读超时只会切断比上限更长的静默；这里有过这样的静默吗？"
-    ),
-    "checkers.proxy.hint.timeout_default": (
-        "上游停顿过，回答却完整到达。配置里没写上限时，这个代理两次读取之间会等多久？"
-    ),
-    "checkers.proxy.hint.clean_end": (
-        "传输干净地结束了，契约却说回答被截断：正文干净结束不等于回答已完成（第 04 课）。字节是从哪里开始不再来的？"
-    ),
-    "checkers.proxy.hint.mitmproxy": (
-        "这份配置里没有任何开启流式转发的选项。没有选项另作规定时，mitmproxy 怎么处理响应正文？"
-    ),
-    "checkers.proxy.hint.default": (
-        "先把收到的结果和上游做了什么对照，再和这份配置的每条指令会对流做什么对照。"
+    "checkers.proxy.hint.mitmproxy_check": (
+        "这是哪种代理？这份配置设置了它的哪些选项？再把回答到达的方式和上游做了什么比一比。"
     ),
 }
