@@ -59,5 +59,5 @@ register(
         "C": ("the whole answer",),
         "D": ("a clean end", "a clean end of the body", "clean end"),
     },
-    zh_aliases={"A": ("传输错误",), "B": ("502",), "C": ("完整回答",), "D": ("干净结束", "正文干净结束")},
+    zh_aliases={"A": ("传输错误",), "B": ("502",), "C": ("完整回答",), "D": ("干净结束", "正文干净结束", "正常结束", "响应体正常结束")},
 )

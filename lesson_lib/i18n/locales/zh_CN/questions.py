@@ -255,10 +255,10 @@ STRINGS = {
     "questions.10.header_hop.hints.126": "那是内层转发出去的情况。外层拿到那个会让它每块都刷出去的头了吗？",
     "questions.10.header_hop.explanation": "一次：nginx 遵守 X-Accel-Buffering，但不会把它转发出去，所以外层根本看不到它，外层的 gzip 会把整个回答扣到最后（第 8 节的测量）。",
     # 10.caddy_drop
-    "questions.10.caddy_drop.prompt": "在使用默认配置的 Caddy 2.6 后面，上游在回答中途断开了连接。客户端会收到什么？A) 部分回答之后是传输错误；B) 没有文本的 502；C) 完整回答；D) 部分回答之后正文干净结束",
+    "questions.10.caddy_drop.prompt": "在使用默认配置的 Caddy 2.6 后面，上游在回答中途断开了连接。客户端会收到什么？A) 部分回答之后是传输错误；B) 没有文本的 502；C) 完整回答；D) 部分回答之后响应体正常结束",
     "questions.10.caddy_drop.hint": "第 8 节测过：把 Caddy 断开那一行的传输列和 nginx 的比一比。",
-    "questions.10.caddy_drop.hints.A": "那是 nginx 的客户端收到的。Caddy 的也测过：它的正文是怎么结束的？",
-    "questions.10.caddy_drop.hints.B": "没有内容的 502 是 mitmproxy 缓冲整个正文时的结果。Caddy 是流式转发的：客户端已经拿到了什么？又是怎么结束的？",
+    "questions.10.caddy_drop.hints.A": "那是 nginx 的客户端收到的。Caddy 的也测过：它的响应体是怎么结束的？",
+    "questions.10.caddy_drop.hints.B": "没有内容的 502 是 mitmproxy 缓冲整个响应体时的结果。Caddy 是流式转发的：客户端已经拿到了什么？又是怎么结束的？",
     "questions.10.caddy_drop.explanation": "D：上游中止后，Caddy 会干净地结束响应，所以只有契约（没有 [DONE]，没有 finish reason）能看出回答被截断了。",
     # 11.exit_status
     "questions.11.exit_status.prompt": "一个 OpenAI Chat 流保存下来的响应体，恰好在 finish_reason 为 \"stop\" 的那个事件之后、data: [DONE] 之前结束：回答的文本全都在。boundary-lab diagnose 对它给出哪个退出状态？A) 0；B) 1；C) 2",
