@@ -10,15 +10,9 @@ import pytest
 
 from lesson_lib.exercises.checkers_proxy import KEY, check_which_setting, hint_name, wanted
 from lesson_lib.exercises.proxy_cases import CULPRITS, exercise_cases
-from lesson_lib.i18n import catalogue, get_language, set_language
+from lesson_lib.i18n import catalogue, set_language
 
-
-@pytest.fixture(autouse=True)
-def english():
-    language = get_language()
-    set_language("en")
-    yield
-    set_language(language)
+pytestmark = pytest.mark.usefixtures("english")  # tests/exercises/conftest.py
 
 
 # -- solutions, written as a learner would -------------------------------------------------------------------

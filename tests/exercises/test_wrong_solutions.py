@@ -18,7 +18,7 @@ from lesson_lib.exercises.checkers import (
     check_line_splitter,
     check_pipeline,
 )
-from lesson_lib.i18n import catalogue, get_language, set_language
+from lesson_lib.i18n import catalogue
 
 from .wrong_solutions import adversarial_cuts, bug_hunt, build_it, run
 
@@ -34,12 +34,7 @@ RIGHT = [entry for module in MODULES for entry in module.RIGHT]
 ANSWER_WORDS = ("final=True", "finally", "try:", "getincrementaldecoder", "after_cr", "aclosing(", "join(")
 
 
-@pytest.fixture(autouse=True)
-def english():
-    language = get_language()
-    set_language("en")
-    yield
-    set_language(language)
+pytestmark = pytest.mark.usefixtures("english")  # tests/exercises/conftest.py
 
 
 def fragments(key: str) -> list[str]:

@@ -24,7 +24,6 @@ from lesson_lib.exercises.checkers_stream import (
     records_due,
     run_timed,
 )
-from lesson_lib.i18n import get_language, set_language
 from tests.strategies import partitions
 
 from .wrong_solutions import bug_hunt
@@ -68,12 +67,7 @@ CASES = {
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-@pytest.fixture(autouse=True)
-def english():
-    language = get_language()
-    set_language("en")
-    yield
-    set_language(language)
+pytestmark = pytest.mark.usefixtures("english")  # tests/exercises/conftest.py
 
 
 def late(bug, function, pieces):
