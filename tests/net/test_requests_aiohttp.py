@@ -72,11 +72,16 @@ def test_requests_iter_content_decode_unicode_every_cut(cut: int) -> None:
     assert "\ufffd" not in "".join(pieces)
 
 
-def test_requests_setting_encoding_fixes_iter_lines_text() -> None:
-    """'r.encoding = "utf-8" before reading: iter_lines(decode_unicode=True) gives the text'."""
+def test_requests_setting_encoding_fixes_the_text_and_leaves_the_extra_empty_line() -> None:
+    """'r.encoding = "utf-8" fixes the text and leaves the extra empty line': before reading,
+    iter_lines(decode_unicode=True) gives the text; a cut between CR and LF still adds an empty line."""
     with ReplayServer(BODY, content_type=NO_CHARSET) as server, contextlib.closing(get(server)) as r:
         r.encoding = "utf-8"
         assert list(r.iter_lines(decode_unicode=True)) == [f"data: {TEXT}", ""]
+    server = ReplayServer(CRLF_BODY, cuts=[CR_THEN_LF[0]], content_type=NO_CHARSET)
+    with server, contextlib.closing(get(server)) as r:
+        r.encoding = "utf-8"
+        assert list(r.iter_lines(decode_unicode=True)) == [f"data: {TEXT}", "", "data: 第二行", ""]
 
 
 def sse_from_lines(lines: list[bytes]) -> list[str]:
