@@ -89,3 +89,41 @@ def test_the_makefile_starts_lab_through_tools_lab_py():
 @pytest.mark.parametrize("name", ["jupyter_server_config.json", "labconfig/page_config.json"])
 def test_config_files_are_json(name):
     json.loads((lab.CONFIG / name).read_text(encoding="utf-8"))
+
+
+def _recipe(makefile: str, target: str) -> list[str]:
+    """The command lines of one Makefile rule (comment lines left out)."""
+    match = re.search(rf"^{re.escape(target)}:.*\n((?:\t.*\n)+)", makefile, re.MULTILINE)
+    assert match, target
+    return [line.strip() for line in match.group(1).splitlines() if not line.strip().startswith("#")]
+
+
+def _as_powershell(line: str, variables: dict[str, str]) -> str | None:
+    """A Makefile command as README's Windows block writes it; None for what has no Windows step."""
+    if line.startswith("touch "):
+        return None  # the stamp: make's own bookkeeping
+    line = re.sub(r"^test -x \S+ \|\| ", "", line)  # the venv is created whether or not it exists
+    line = line.replace("$(PYTHON)", "py -3").replace("\\\\n", "\\n")
+    for name in ("NBVAL", "VENV", "MITM_VENV"):
+        line = line.replace(f"$({name})", variables[name])
+    line = line.replace("$(BIN)/", ".venv\\Scripts\\")
+    return re.sub(r"^(\.venv(?:-mitmproxy)?)/bin/", r"\1\\Scripts\\", line)
+
+
+@pytest.mark.parametrize("readme", ["README.md", "README.zh-CN.md"])
+def test_the_windows_commands_are_the_makefiles_recipes(readme):
+    """README: 'The commands below are the Makefile's recipes for make venv, make lab and make test', in
+    both editions, in order; and PYTHONUTF8 is set first."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    variables = dict(re.findall(r"^([A-Z_]+) :?= (.*)$", makefile, re.MULTILINE))
+    block = re.search(r"```powershell\n(.*?)```", (ROOT / readme).read_text(encoding="utf-8"), re.S)
+    assert block, readme
+    lines = [line for line in block.group(1).splitlines() if line and not line.startswith("#")]
+    assert lines[0].startswith('$env:PYTHONUTF8 = "1"')
+    expected = [
+        converted
+        for target in ("$(STAMP)", "$(MITM_STAMP)", "lab", "test")
+        for line in _recipe(makefile, target)
+        if (converted := _as_powershell(line, variables)) is not None
+    ]
+    assert lines[1:] == expected

@@ -290,14 +290,16 @@ MEASURED = {"00-05": 205, "06-10": 245}
 #: Minutes lesson 10's sections 8 to 10 (real proxies, backpressure, the exercise) added to its range after
 #: that measurement: it was 40-55 minutes.
 LESSON_10_PROXIES = (30, 30)
+#: Minutes lesson 06's part on requests and aiohttp (section 4) added to its range after it: it was 50-65.
+LESSON_06_CLIENTS = (10, 10)
 
 
 def test_the_time_estimates_add_up():
-    """Instructor guide: 'Working through everything alone takes about ten and a half to thirteen hours: seven
-    and two-thirds to ten and a quarter for the lessons, about two and two-thirds for the exercises', and
-    'New learners measured the upper half of the lessons' ranges (about 205 minutes for 00 to 05, about 245
-    for 06 to 10, before lesson 10 had its sections 8 to 10 on real proxies)' (00: '460 to 615 minutes, that
-    is 7 h 40 min to 10 h 15 min, and about 2⅔ more'). Every
+    """Instructor guide: 'Working through everything alone takes about ten and a half to thirteen hours: 7 h
+    50 min to 10 h 25 min for the lessons, about two and two-thirds for the exercises', and 'New learners
+    measured the upper half of the lessons' ranges (about 205 minutes for 00 to 05, about 245 for 06 to 10,
+    before lesson 10 had its sections 8 to 10 on real proxies and lesson 06 its part on requests and
+    aiohttp)' (00: '470 to 625 minutes, that is 7 h 50 min to 10 h 25 min, and about 2⅔ more'). Every
     lesson states a range, the same in both editions and in both instructor guides' tables."""
     lessons = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
     exercises = sorted((ROOT / "notebooks" / "exercises").glob("*.ipynb"))
@@ -315,20 +317,20 @@ def test_the_time_estimates_add_up():
     first = [ranges[f"{n:02d}"] for n in range(6)]
     second = [ranges[f"{n:02d}"] for n in range(6, 11)]
     second[-1] = (second[-1][0] - LESSON_10_PROXIES[0], second[-1][1] - LESSON_10_PROXIES[1])  # as measured
+    second[0] = (second[0][0] - LESSON_06_CLIENTS[0], second[0][1] - LESSON_06_CLIENTS[1])
     for part, measured in ((first, MEASURED["00-05"]), (second, MEASURED["06-10"])):
         low, high = sum(r[0] for r in part), sum(r[1] for r in part)
         assert (low + high) / 2 <= measured <= high, "the measured time lies in the upper half of the range"
     low, high = sum(r[0] for r in ranges.values()), sum(r[1] for r in ranges.values())
-    assert (low, high) == (460, 615)
-    # the guide: 'seven and two-thirds to ten and a quarter'
-    assert round(low / 60 * 6) / 6 == 7 + 2 / 3 and high / 60 == 10.25
-    assert divmod(low, 60) == (7, 40) and divmod(high, 60) == (10, 15)  # 00: '7 h 40 min to 10 h 15 min'
-    for lesson, words in (("00_start_here.ipynb", "460 to 615 minutes, that is 7 h 40 min to 10 h 15 min"),
-                          ("zh-CN/00_start_here.ipynb", "460 到 615 分钟，即 7 小时 40 分到 10 小时 15 分")):
+    assert (low, high) == (470, 625)
+    # the guides and 00: '7 h 50 min to 10 h 25 min'
+    assert divmod(low, 60) == (7, 50) and divmod(high, 60) == (10, 25)
+    for lesson, words in (("00_start_here.ipynb", "470 to 625 minutes, that is 7 h 50 min to 10 h 25 min"),
+                          ("zh-CN/00_start_here.ipynb", "470 到 625 分钟，即 7 小时 50 分到 10 小时 25 分")):
         assert words in (ROOT / "notebooks" / lesson).read_text(encoding="utf-8"), lesson
     exercise_minutes = sum(minutes(p)[1] for p in exercises)
     assert exercise_minutes == 160  # 'two and two-thirds'
-    # 'ten and a half to thirteen hours': 10 h 20 min to 12 h 55 min, rounded to the half hour
+    # 'ten and a half to thirteen hours': 10 h 30 min to 13 h 5 min, rounded to the half hour
     assert round((low + exercise_minutes) / 30) / 2 == 10.5
     assert round((high + exercise_minutes) / 30) / 2 == 13
 

@@ -57,3 +57,9 @@ register(
     },
     zh_aliases={"C": ("没有办法续传", "无法续传", "不能续传", "没有办法"), "B": ("SDK 会自己重连",)},
 )
+register(
+    "06.requests_crlf",
+    "int",
+    "cbe0b0618736b2cbebe43f4918d9b7c490ccc60c5f0544fbcf21ff69fa813e1e",
+    hints=("1",),
+)

@@ -217,6 +217,21 @@ def _raw_body_reports_the_naive_view() -> bool:
     return json.loads(out)["naive"] is not None
 
 
+def _requests_iter_lines_on_a_cr_lf_cut() -> int:
+    """The events a client dispatches that takes requests' iter_lines() items as SSE lines, on one CRLF event
+    cut by the server between the CR and the LF of its first line (measured, not assumed)."""
+    import requests
+
+    from lesson_lib.net import ReplayServer
+
+    body = "data: 你好\r\ndata: 第二行\r\n\r\n".encode()
+    cut = body.index(b"\r\n") + 1
+    server = ReplayServer(body, cuts=[cut], content_type="text/event-stream")
+    with server, requests.get(server.url, stream=True, timeout=10) as response:
+        lines = list(response.iter_lines())
+    return len(parse_sse([b"".join(line + b"\n" for line in lines)]))
+
+
 def _guarded_sdk_on_a_length_cut() -> str:
     import openai
 
@@ -347,6 +362,7 @@ ANSWERS = {
     "06.resume_without_ids": "A"
     if any(e.last_event_id for e in parse_sse([load("openai-chat/completed").body]))
     else "C",
+    "06.requests_crlf": _requests_iter_lines_on_a_cr_lf_cut(),
 }
 
 
@@ -1020,6 +1036,7 @@ NATURAL_FORMS = {
     ],
     "06.heartbeat_inside": ["two", "2 events"],
     "06.resume_without_ids": ["nothing resumes it", "it cannot resume", "nothing", "Ｃ"],
+    "06.requests_crlf": ["two", "2 events", "two events"],
     "07.splits": ["nine", "9 splits", "nine two-piece splits"],
     "07.every_boundary": ["one-byte reads", "1-byte reads", "byte by byte", "C) one-byte reads"],
     "07.reference": ["the parse of the same bytes in one read", "one read", "the unfragmented parse"],
@@ -1099,6 +1116,7 @@ CHINESE_NATURAL_FORMS = {
     "05.closes": ["一次", "恰好一次", "１次"],
     "05.limit": ["超出上限", "停止"],
     "06.resume_without_ids": ["没有办法续传", "无法续传"],
+    "06.requests_crlf": ["两个", "2 个事件", "两个事件"],
     "07.every_boundary": ["单字节读取", "逐字节读取"],
     "07.reference": ["一次读完"],
     "08.heartbeat_clock": ["进展时钟", "A）progress_timeout"],
@@ -1460,3 +1478,20 @@ def test_an_article_before_english_words_is_an_article_not_the_letter_a(language
     assert not check("00.held_layer", "a value").correct  # E's words, read as E: a wrong option, not A
     message = check("00.held_layer", "a value").message
     assert "(A" not in message and "（A" not in message, message
+
+
+@pytest.mark.parametrize("language_code", ["en", "zh-CN"])
+def test_requests_crlf_wrong_count_is_told_its_mistake(language_code):
+    """06.requests_crlf: 1 (the spec parser's count) is told that iter_lines() splits each read on its own;
+    another count gets the question's hint about a read that ends with a CR."""
+    from lesson_lib import set_language
+
+    set_language(language_code)
+    try:
+        spec_count, other = check("06.requests_crlf", 1), check("06.requests_crlf", 3)
+        assert not spec_count.correct and not other.correct
+        named = "splits each read on its own" if language_code == "en" else "把每次读取分开来分行"
+        assert named in spec_count.message
+        assert "CR" in other.message and other.message != spec_count.message
+    finally:
+        set_language("en")
