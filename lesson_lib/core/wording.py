@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:  # only for the annotations: those modules import this one
     from .activity import IdleVerdict
     from .completion import StreamResult
+    from .decoding import ByteRole
     from .values import Provisional
 
 __all__ = ["PLAIN", "PlainWording", "Wording", "use_wording", "wording"]
@@ -44,6 +45,10 @@ class Wording(Protocol):
 
     def provisional(self, guess: Provisional, /) -> str:
         """A still-streaming arguments text's best guess, marked as provisional (``repr(guess)``)."""
+        ...
+
+    def byte_role(self, role: ByteRole, /) -> str:
+        """The name a learner reads for one byte's role in UTF-8 (``role.label()``)."""
         ...
 
 
@@ -77,6 +82,9 @@ class PlainWording:
     def provisional(self, guess: Provisional, /) -> str:
         shown = None if guess.value is None else json.dumps(guess.value, ensure_ascii=False)
         return f"Provisional(value={shown}, text_chars={guess.text_chars})"
+
+    def byte_role(self, role: ByteRole, /) -> str:
+        return role.value
 
 
 #: The wording used while none is registered.

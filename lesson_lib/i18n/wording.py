@@ -16,6 +16,7 @@ import json
 
 from ..core.activity import IdleVerdict
 from ..core.completion import Outcome, StreamError, StreamResult, Unit
+from ..core.decoding import ByteRole
 from ..core.contracts import CONTRACTS, Contract
 from ..core.framing import framing
 from ..core.values import Provisional, ToolCall
@@ -60,6 +61,10 @@ class CatalogueWording:
             else text("values.provisional.nothing")
         )
         return text("values.provisional.repr", chars=guess.text_chars, shown=shown)
+
+    def byte_role(self, role: ByteRole, /) -> str:
+        """``role.label()``: the role's name in the current language (the glossary's terms)."""
+        return text(f"decoding.byte_role.{role.value}")
 
 
 def _describe(r: StreamResult) -> str:
