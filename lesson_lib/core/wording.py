@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:  # only for the annotations: those modules import this one
     from .activity import IdleVerdict
-    from .completion import StreamResult
+    from .completion import StreamError, StreamResult
     from .decoding import ByteRole
     from .values import Provisional
 
@@ -49,6 +49,11 @@ class Wording(Protocol):
 
     def byte_role(self, role: ByteRole, /) -> str:
         """The name a learner reads for one byte's role in UTF-8 (``role.label()``)."""
+        ...
+
+    def error(self, error: Exception | StreamError, /) -> str:
+        """An error's message as a learner reads it (``BoundaryError.describe()``, ``OptionError.describe()``,
+        ``StreamError.describe()``); ``str(error)`` or ``error.message`` where it has nothing of its own."""
         ...
 
 
@@ -85,6 +90,9 @@ class PlainWording:
 
     def byte_role(self, role: ByteRole, /) -> str:
         return role.value
+
+    def error(self, error: Exception | StreamError, /) -> str:
+        return str(error) if isinstance(error, Exception) else error.message
 
 
 #: The wording used while none is registered.

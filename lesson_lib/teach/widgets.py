@@ -1113,9 +1113,9 @@ def _naive(fragment: str) -> tuple[bool, str, int]:
 
 
 def _json_error(message: str) -> str:
-    """Python's ``json`` error message (``JSONDecodeError.msg``, English) in the current language: each message
-    CPython's C scanner writes has a key (the English template is Python's message itself); one it does not
-    know (the pure-Python decoder's, which name the character) is returned unchanged."""
+    """Python's ``json`` error message (``JSONDecodeError.msg``, English) in the current language: each
+    message CPython's C scanner writes has a key (the English template is Python's message itself); one
+    it does not know (the pure-Python decoder's, which name the character) is returned unchanged."""
     if message == "Expecting value":
         return _t("widgets.json_error.expecting_value")
     if message == "Extra data":
