@@ -155,6 +155,12 @@ class StreamError:
     offset_exact: bool = True  # False: ``offset`` is only the end of the read where it was detected
     cause: str | None = None  # timed_out: the exception that ended the read, if one did
 
+    def describe(self) -> str:
+        """The message in the current language (the registered wording, :mod:`lesson_lib.core.wording`): a
+        clock that ran out worded by the course; any other message as it was written (a service's own words,
+        an exception's English message). ``message`` itself stays as it is."""
+        return wording().error(self)
+
 
 @dataclass
 class StreamStats:

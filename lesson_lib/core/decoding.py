@@ -217,6 +217,13 @@ class ByteRole(ValueEnum):
     CONTINUATION = "continuation"  # the 2nd to 4th byte of a character
     INVALID = "invalid"  # never in UTF-8 (C0, C1, F5 to FF)
 
+    def label(self) -> str:
+        """The role's name as a learner reads it, in the current language (the registered wording,
+        :mod:`lesson_lib.core.wording`); the value itself (``"lead"``...) is what code compares."""
+        from .wording import wording
+
+        return wording().byte_role(self)
+
 
 def byte_role(byte: int) -> ByteRole:
     """What one byte is in UTF-8 on its own: ``ascii``, ``lead``, ``continuation`` or ``invalid``."""

@@ -72,6 +72,13 @@ class BoundaryError(Exception):
         where = self.where()
         return f"{self.message} {where}" if where else self.message
 
+    def describe(self) -> str:
+        """What went wrong and where, in the current language (the registered wording,
+        :mod:`lesson_lib.core.wording`): what a lesson prints. ``str(error)`` stays English, for logs."""
+        from .wording import wording
+
+        return wording().error(self)
+
 
 class StreamDecodeError(UnicodeDecodeError, BoundaryError):
     """Bytes that are not valid UTF-8 (strict mode only).

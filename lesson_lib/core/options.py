@@ -82,7 +82,45 @@ class ConsumeOptions(TypedDict, total=False):
 
 
 class OptionError(ValueError, TypeError):
-    """A bad option: wrong type or out of range. The message names the option and the allowed range."""
+    """A bad option: wrong type or out of range. The message (English, for programmers and logs) names the
+    option and the allowed range. An error of :func:`check_int` or :func:`check_number` also says it as data
+    (``option``; ``kind`` ``"int"`` or ``"number"``; ``minimum``, ``maximum``, ``low_open``, ``seconds``,
+    ``none``; ``value``; ``option`` is ``None`` on any other), and :meth:`describe` says it in the learner's
+    language."""
+
+    option: str | None = None
+    kind: str = ""
+    minimum: float | None = None
+    maximum: float | None = None
+    low_open: bool = False
+    seconds: bool = False
+    none: bool = False
+    value: object = None
+
+    def describe(self) -> str:
+        """The message in the current language (the registered wording, :mod:`lesson_lib.core.wording`)."""
+        from .wording import wording
+
+        return wording().error(self)
+
+
+def _range_error(
+    option: str,
+    kind: str,
+    minimum: float | None,
+    maximum: float | None,
+    low_open: bool,
+    unit: str,
+    none: bool,
+    value: object,
+) -> OptionError:
+    """The :class:`OptionError` of a value outside what :func:`check_int` or :func:`check_number` allow."""
+    article = "a" if kind == "number" else "an"
+    error = OptionError(_message(option, f"{article} {kind}", minimum, maximum, low_open, unit, none, value))
+    error.option, error.kind, error.value = option, kind, value
+    error.minimum, error.maximum, error.low_open, error.none = minimum, maximum, low_open, none
+    error.seconds = unit == " seconds"
+    return error
 
 
 def _show(bound: float) -> str:
@@ -108,9 +146,9 @@ def check_int(
     if value is None and none:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise OptionError(_message(name, "an int", minimum, maximum, False, "", none, value))
+        raise _range_error(name, "int", minimum, maximum, False, "", none, value)
     if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
-        raise OptionError(_message(name, "an int", minimum, maximum, False, "", none, value))
+        raise _range_error(name, "int", minimum, maximum, False, "", none, value)
     return value
 
 
@@ -130,14 +168,9 @@ def check_number(
     if value is None and none:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise OptionError(_message(name, "a number", minimum, maximum, low_open, unit, none, value))
-    if (
-        not math.isfinite(value)
-        or value > maximum
-        or value < minimum
-        or (low_open and value == minimum)
-    ):
-        raise OptionError(_message(name, "a number", minimum, maximum, low_open, unit, none, value))
+        raise _range_error(name, "number", minimum, maximum, low_open, unit, none, value)
+    if not math.isfinite(value) or value > maximum or value < minimum or (low_open and value == minimum):
+        raise _range_error(name, "number", minimum, maximum, low_open, unit, none, value)
     return value
 
 

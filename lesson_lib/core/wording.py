@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:  # only for the annotations: those modules import this one
     from .activity import IdleVerdict
-    from .completion import StreamResult
+    from .completion import StreamError, StreamResult
+    from .decoding import ByteRole
     from .values import Provisional
 
 __all__ = ["PLAIN", "PlainWording", "Wording", "use_wording", "wording"]
@@ -44,6 +45,15 @@ class Wording(Protocol):
 
     def provisional(self, guess: Provisional, /) -> str:
         """A still-streaming arguments text's best guess, marked as provisional (``repr(guess)``)."""
+        ...
+
+    def byte_role(self, role: ByteRole, /) -> str:
+        """The name a learner reads for one byte's role in UTF-8 (``role.label()``)."""
+        ...
+
+    def error(self, error: Exception | StreamError, /) -> str:
+        """An error's message as a learner reads it (``BoundaryError.describe()``, ``OptionError.describe()``,
+        ``StreamError.describe()``); ``str(error)`` or ``error.message`` where it has nothing of its own."""
         ...
 
 
@@ -77,6 +87,12 @@ class PlainWording:
     def provisional(self, guess: Provisional, /) -> str:
         shown = None if guess.value is None else json.dumps(guess.value, ensure_ascii=False)
         return f"Provisional(value={shown}, text_chars={guess.text_chars})"
+
+    def byte_role(self, role: ByteRole, /) -> str:
+        return role.value
+
+    def error(self, error: Exception | StreamError, /) -> str:
+        return str(error) if isinstance(error, Exception) else error.message
 
 
 #: The wording used while none is registered.

@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import json
 
-from ..core.activity import IdleVerdict
+from ..core.activity import Clock, IdleVerdict
 from ..core.completion import Outcome, StreamError, StreamResult, Unit
 from ..core.contracts import CONTRACTS, Contract
+from ..core.decoding import ByteRole
+from ..core.errors import BoundaryError, LimitExceededError
 from ..core.framing import framing
+from ..core.options import OptionError
 from ..core.values import Provisional, ToolCall
 from . import text
 
@@ -60,6 +63,26 @@ class CatalogueWording:
             else text("values.provisional.nothing")
         )
         return text("values.provisional.repr", chars=guess.text_chars, shown=shown)
+
+    def byte_role(self, role: ByteRole, /) -> str:
+        """``role.label()``: the role's name in the current language (the glossary's terms)."""
+        return text(f"decoding.byte_role.{role.value}")
+
+    def error(self, error: Exception | StreamError, /) -> str:
+        """``error.describe()``: a limit, a bad option and a clock that ran out in the current language, with
+        where the error is; any other exception's ``str()`` (English, for programmers) and any other
+        ``StreamError``'s ``message`` (a service's own words, or an exception's)."""
+        if isinstance(error, StreamError):
+            if error.kind in {clock.value for clock in Clock} and error.maximum is not None:
+                return _timeout_message(error)
+            return error.message
+        if isinstance(error, LimitExceededError):
+            return text("completion.error.limit_exceeded", limit=error.limit, maximum=error.maximum) + (
+                _error_where(error)
+            )
+        if isinstance(error, OptionError) and error.option is not None:
+            return _option_message(error)
+        return str(error)
 
 
 def _describe(r: StreamResult) -> str:
@@ -211,3 +234,50 @@ def _where(err: StreamError | None) -> str:
     if err.event_index is not None:
         parts.append(text("completion.where.event", index=err.event_index))
     return "".join(parts)
+
+
+def _error_where(error: BoundaryError) -> str:
+    """``error.where()`` in the current language, with its leading separator (``""`` if nowhere)."""
+    out = ""
+    if error.offset is not None and not error.offset_exact:
+        out = text("completion.error.where.read_end", offset=error.offset)
+    elif error.offset is not None:
+        out = text("completion.error.where.offset", offset=error.offset)
+    elif error.char_index is not None:
+        out = text("completion.error.where.char", index=error.char_index)
+    extra = []
+    if error.line_index is not None:
+        extra.append(text("completion.error.where.line", index=error.line_index))
+    if error.event_index is not None:
+        extra.append(text("completion.error.where.event", index=error.event_index))
+    if extra:
+        out += text("completion.error.where.extra", parts=text("completion.error.where.joiner").join(extra))
+    return out
+
+
+def _option_message(error: OptionError) -> str:
+    """An :class:`OptionError`'s message in the current language: the option, the allowed range, the value."""
+
+    def show(bound: float) -> str:
+        return f"{bound:g}" if isinstance(bound, float) else str(bound)
+
+    bounds = []
+    if error.minimum is not None:
+        bound = show(error.minimum)
+        bounds.append(
+            text("completion.error.option.above", bound=bound)
+            if error.low_open
+            else text("completion.error.option.at_least", bound=bound)
+        )
+    if error.maximum is not None:
+        bounds.append(text("completion.error.option.at_most", bound=show(error.maximum)))
+    return text(
+        "completion.error.option",
+        name=error.option,
+        kind=text(f"completion.error.option.kind.{error.kind}"),
+        range=text("completion.error.option.and").join(bounds),
+        unit=text("completion.error.option.seconds") if error.seconds else "",
+        none=text("completion.error.option.none") if error.none else "",
+        got=repr(error.value),
+    )
+

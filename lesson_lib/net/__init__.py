@@ -56,6 +56,7 @@ from .replay import (
     ReplayServer,
     encode_events,
 )
+from .resumption import describe_reason
 
 __all__ = [
     "CLIENT_TOO_SLOW",
@@ -88,6 +89,7 @@ __all__ = [
     "astream_http",
     "astream_http_updates",
     "check_variant",
+    "describe_reason",
     "encode_events",
     "open_areads",
     "open_reads",

@@ -35,6 +35,7 @@ from pathlib import Path
 from types import TracebackType
 
 from ..core.options import check_number
+from ..i18n import text
 
 __all__ = ["KINDS", "SETTINGS", "Proxy", "ProxySetting", "ProxyUnavailable", "find_executable"]
 
@@ -73,6 +74,12 @@ class ProxySetting:
         """The configuration file as committed (placeholders ``@PORT@``, ``@PORT2@``, ``@UPSTREAM@`` and
         ``@DIR@`` not yet filled in)."""
         return resources.files(__package__).joinpath("proxy_configs", self.filename).read_text("utf-8")
+
+    def describe(self) -> str:
+        """What this setting is, in the current language (the catalogue's ``proxies.<kind>.<name>``): in
+        English the file's leading comment, without the part shared by every nginx file
+        (``tests/net/test_proxies.py`` keeps the two in step)."""
+        return text(f"proxies.{self.kind}.{self.name}")
 
     @property
     def summary(self) -> str:

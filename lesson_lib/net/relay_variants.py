@@ -35,7 +35,7 @@ import codecs
 import json
 import re
 import threading
-from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,6 +45,7 @@ from ..core.errors import BoundaryError, FramingError
 from ..core.framing import FramingParser, framing
 from ..core.options import ConsumeOptions
 from ..core.sse import Comment, Event
+from ..i18n import text
 from .replay import encode_events
 
 __all__ = [
@@ -83,23 +84,42 @@ def unescape_type(event_type: str) -> str:
     """The upstream's type of a relayed event (the inverse of the relay's escape)."""
     return event_type.removeprefix(ESCAPE_PREFIX)
 
-#: Every pipeline by name, with the incident pattern it reproduces (``correct`` reproduces none).
-VARIANTS: Mapping[str, str] = {
-    "correct": "strict UTF-8, lines and events across reads; one event per upstream unit; the outcome last",
-    "per-chunk-decode": "decodes each upstream read alone, lossily (errors='replace'): U+FFFD where a read "
-    "ends inside a character (api7/aisix 111, librefang 3448, musistudio/claude-code-router PR 1672)",
-    "regex-split": "splits each read on a regex for a blank line, with no buffer carried between reads: an "
-    "event cut across reads is broken (the line-level form of this bug: pickle-com/glass PR 228)",
-    "raw-rewrite": "forwards each upstream read as it came, rewriting text inside the raw read: a match cut "
-    "across reads is missed, and the client gets the upstream's cuts, inside characters too",
-    "drop-terminal": "forwards the events but swallows the service's terminal one and sends no outcome: a "
-    "clean end of body is all the client gets",
-    "invent-finish": "reports a truncated upstream as finished: appends a terminal with finish reason "
-    "'stop' and says completed (BerriAI/litellm issue 33404: an upstream reset became finish_reason stop "
-    "and [DONE])",
-    "no-disconnect": "the correct pipeline, but nobody listens for the client's disconnect: the upstream "
-    "request runs (and is billed) to its end after the client left",
-}
+class _Descriptions(Mapping[str, str]):
+    """Each pipeline's name and the incident pattern it reproduces, in the current language: the names are
+    fixed (they are what a relay's ``variant`` takes); each description is looked up in the catalogue
+    (``relay.variant.<name>``) when it is read, so a Chinese notebook prints it in Chinese."""
+
+    def __init__(self, names: tuple[str, ...]) -> None:
+        self._names = names
+
+    def __getitem__(self, name: str) -> str:
+        if name not in self._names:
+            raise KeyError(name)
+        return text(f"relay.variant.{name}")
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
+
+
+#: Every pipeline by name, with the incident pattern it reproduces (``correct`` reproduces none), in the
+#: current language (:func:`lesson_lib.set_language`).
+VARIANTS: Mapping[str, str] = _Descriptions(
+    (
+        "correct",
+        "per-chunk-decode",
+        "regex-split",
+        "raw-rewrite",
+        "drop-terminal",
+        "invent-finish",
+        "no-disconnect",
+    )
+)
 
 #: The terminal frames ``invent-finish`` makes up, per contract (the ones it can imitate).
 FINISH_INVENTIONS: Mapping[str, bytes] = {

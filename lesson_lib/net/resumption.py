@@ -41,6 +41,7 @@ from ..core.errors import (
 )
 from ..core.options import check_int, check_number
 from ..core.sse import Event, SSEParser
+from ..i18n import text
 from .replay import encode_events
 
 __all__ = [
@@ -55,6 +56,7 @@ __all__ = [
     "StartingAfterPlan",
     "cannot_repair",
     "default_resume_url",
+    "describe_reason",
 ]
 
 #: The names of the endings (:attr:`ResumeAttempt.ended`) a new connection cannot repair: the same bytes
@@ -74,6 +76,27 @@ def cannot_repair(ended: str) -> bool:
     """Whether an attempt that ended so is final: an HTTP error status (``"HTTP 4xx/5xx"``) or a name in
     :data:`UNREPAIRABLE`. A transport error (a drop, a timeout, a refused connection) is worth a retry."""
     return ended.startswith("HTTP ") or ended in UNREPAIRABLE
+
+
+#: The suffix of a ``stopped`` that names an ending a new connection cannot repair.
+_CANNOT_REPAIR = ": a new connection cannot repair it"
+
+
+def describe_reason(reason: str) -> str:
+    """An attempt's :attr:`~ResumeAttempt.ended` or a plan's ``stopped``, as a learner reads it in the current
+    language (:func:`lesson_lib.set_language`). Each phrase this module writes (``"end of body"``, ``"no
+    event ID to resume from"``, ``"no sequence number to resume from"``, ``"<name>: a new connection cannot
+    repair it"``) comes from the catalogue; anything else (an exception's name, an outcome, ``max_attempts``,
+    ``"HTTP 503"``) is a name, returned unchanged. The values stay as they are: code compares them."""
+    if reason == "end of body":
+        return text("http.resume.end_of_body")
+    if reason == "no event ID to resume from":
+        return text("http.resume.no_event_id")
+    if reason == "no sequence number to resume from":
+        return text("http.resume.no_sequence_number")
+    if reason.endswith(_CANNOT_REPAIR):
+        return text("http.resume.cannot_repair", ended=reason.removesuffix(_CANNOT_REPAIR))
+    return reason
 
 
 @dataclass(frozen=True)
@@ -255,7 +278,7 @@ class ResumePlan:
         self._take(request, attempt, events, answered)
         self.attempts.append(attempt)
         if cannot_repair(attempt.ended):
-            self._stop(f"{attempt.ended}: a new connection cannot repair it")
+            self._stop(f"{attempt.ended}{_CANNOT_REPAIR}")
         elif (reason := self._finished(attempt)) is not None:
             self._stop(reason)
 

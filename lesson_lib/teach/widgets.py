@@ -1094,21 +1094,47 @@ class CompletionExplorer(_Explorer):
 def naive_parse(fragment: str) -> str:
     """What ``json.loads(fragment)`` does with ONE fragment alone: the naive client's per-event parse.
 
-    Returns ``"ok: <value>"`` or ``"fails: <error> (char n)"``, never raises (the message has no content).
+    Returns, in the current language, ``"ok: <value>"`` or ``"fails: <error> (char n)"`` (English; in Chinese
+    ``"成功：<value>"`` or ``"失败：<error>（字符位置 n）"``, the error translated), never raises (the message
+    has no content).
     """
-    ok, value, position = _naive(fragment)
-    return f"ok: {value}" if ok else f"fails: {value} (char {position})"
+    return _naive_text(fragment)
 
 
 def _naive(fragment: str) -> tuple[bool, str, int]:
     """``json.loads`` on one fragment alone: ``(True, the value as JSON, 0)`` or ``(False, the error, its
-    character position)``. The error is Python's own message (English, as exceptions are)."""
+    character position)``. The error is Python's own message in the current language (:func:`_json_error`)."""
     import json
 
     try:
         return True, json.dumps(json.loads(fragment), ensure_ascii=False), 0
     except json.JSONDecodeError as exc:
-        return False, exc.msg, exc.pos
+        return False, _json_error(exc.msg), exc.pos
+
+
+def _json_error(message: str) -> str:
+    """Python's ``json`` error message (``JSONDecodeError.msg``, English) in the current language: each
+    message CPython's C scanner writes has a key (the English template is Python's message itself); one
+    it does not know (the pure-Python decoder's, which name the character) is returned unchanged."""
+    if message == "Expecting value":
+        return _t("widgets.json_error.expecting_value")
+    if message == "Extra data":
+        return _t("widgets.json_error.extra_data")
+    if message == "Unterminated string starting at":
+        return _t("widgets.json_error.unterminated_string")
+    if message == "Invalid \\uXXXX escape":
+        return _t("widgets.json_error.invalid_unicode_escape")
+    if message == "Expecting property name enclosed in double quotes":
+        return _t("widgets.json_error.expecting_property_name")
+    if message == "Expecting ':' delimiter":
+        return _t("widgets.json_error.expecting_colon")
+    if message == "Expecting ',' delimiter":
+        return _t("widgets.json_error.expecting_comma")
+    if message == "Invalid control character at":
+        return _t("widgets.json_error.control_character")
+    if message == "Invalid \\escape":
+        return _t("widgets.json_error.invalid_escape")
+    return message
 
 
 def _naive_text(fragment: str) -> str:

@@ -205,3 +205,52 @@ def test_a_bad_option_still_raises_before_any_read_naming_it():
     with pytest.raises(TypeError, match="max_event"):
         consume(source(), "openai-chat", max_event=3)  # type: ignore[call-arg]
     assert read == []
+
+
+def test_what_a_lesson_prints_of_an_error_is_in_the_learners_language(restore_language):
+    """``describe()`` of a limit, a bad option and a clock that ran out says in English what ``str()`` says,
+    and in Chinese the same facts; ``str()`` and ``message`` stay English whatever the language."""
+    from lesson_lib import LimitExceededError, LineSplitter
+    from lesson_lib.core.completion import StreamError
+    from lesson_lib.core.options import check_int, check_number
+
+    def errors() -> list[object]:
+        found: list[object] = []
+        for bad in (
+            lambda: check_number("idle", 0, minimum=0, maximum=60, low_open=True, none=True),
+            lambda: check_int("max_events", 0),
+        ):
+            with pytest.raises(OptionError) as caught:
+                bad()
+            found.append(caught.value)
+        with pytest.raises(LimitExceededError) as caught:
+            LineSplitter(max_line_chars=8).feed("data: 1\ndata: 你好你好你好\n")
+        found.append(caught.value)
+        found.append(
+            StreamError(kind="progress_timeout", message=timeout_message(Clock.PROGRESS, 0.8), maximum=0.8)
+        )
+        return found
+
+    english = errors()
+    assert [e.describe() for e in english] == [
+        str(e) if isinstance(e, Exception) else e.message for e in english
+    ]
+    set_language("zh-CN")
+    chinese = errors()
+    assert [str(e) for e in chinese[:3]] == [str(e) for e in english[:3]]
+    assert [e.describe() for e in chinese] == [
+        "idle 必须是数值，取值 > 0 且 <= 60 秒，或者为 None；实际传入的是 0",
+        "max_events 必须是整数（int），取值 >= 1；实际传入的是 0",
+        "超出上限 max_line_chars=8，位于字符下标 16 处（行下标 1）",
+        "progress_timeout=0.8 s 已到期：这么长时间里没有收到任何文本或业务阶段（字节和心跳都不算）",
+    ]
+    other = OptionError("errors must be 'strict' or 'replace'; got 'x'")  # no range: said as written
+    assert other.describe() == str(other)
+
+
+def test_a_byte_role_label_is_in_the_learners_language(restore_language):
+    roles = [byte_role(b) for b in "a你".encode()]
+    assert [r.label() for r in roles] == ["ascii", "lead", "continuation", "continuation"]
+    set_language("zh-CN")
+    assert [r.label() for r in roles] == ["ASCII", "首字节", "后续字节", "后续字节"]
+    assert roles[1] == "lead" and f"{roles[1]}" == "lead"  # the value code compares is unchanged

@@ -155,3 +155,16 @@ def test_a_missing_program_named_by_its_environment_variable_says_so(
     monkeypatch.setenv("BOUNDARY_LAB_NGINX", str(tmp_path / "nginx"))
     with pytest.raises(ProxyUnavailable, match=r"BOUNDARY_LAB_NGINX=.*apt-get install nginx"):
         Proxy("nginx", UPSTREAM).start()
+
+
+def test_each_setting_is_described_as_its_file_says_in_english_and_in_chinese(restore_language):
+    from lesson_lib import set_language
+    from lesson_lib.net import PROXY_SETTINGS
+
+    for setting in PROXY_SETTINGS.values():
+        comments = [line.lstrip("# ") for line in setting.text().splitlines() if line.startswith("#")]
+        said = " ".join(comments).split(' The lines before "http"')[0]
+        assert setting.describe() == said, setting.filename
+    set_language("zh-CN")
+    for setting in PROXY_SETTINGS.values():
+        assert any("\u4e00" <= c <= "\u9fff" for c in setting.describe()), setting.filename

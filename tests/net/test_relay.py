@@ -450,3 +450,17 @@ def test_the_relays_deadline_counts_from_its_upstream_request_headers_included()
     assert reply.outcome["outcome"] == "timed_out" and reply.outcome["error"]["kind"] == "deadline"
     assert reply.events == [] and reply.ended == "end of body"
     assert 0.95 <= elapsed < 1.7  # was the 5 s of headers, then the deadline
+
+
+def test_the_variants_are_described_in_the_current_language(restore_language):
+    from lesson_lib import set_language
+
+    names = list(VARIANTS)
+    english = dict(VARIANTS)
+    assert names[0] == "correct" and len(names) == 7 and all(english.values())
+    set_language("zh-CN")
+    assert list(VARIANTS) == names  # the names a relay takes are fixed
+    chinese = dict(VARIANTS)
+    assert all(chinese[n] != english[n] and any("\u4e00" <= c <= "\u9fff" for c in chinese[n]) for n in names)
+    with pytest.raises(KeyError):
+        VARIANTS["nope"]

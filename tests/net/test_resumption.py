@@ -567,3 +567,31 @@ def test_a_cancelled_async_resumption_closes_its_connection_and_propagates():
         asyncio.run(cancelled())
         assert len(server.requests) == 1
         assert server.wait_idle(3.0) and server.open_connections == 0
+
+
+def test_describe_reason_words_the_fixed_phrases_and_keeps_names(restore_language):
+    from lesson_lib import set_language
+    from lesson_lib.net import describe_reason
+
+    reasons = [
+        "end of body",
+        "no event ID to resume from",
+        "no sequence number to resume from",
+        "StreamDecodeError: a new connection cannot repair it",
+        "completed",
+        "max_attempts",
+        "HTTP 503",
+        "RemoteProtocolError",
+    ]
+    assert [describe_reason(r) for r in reasons] == reasons  # English: the values themselves
+    set_language("zh-CN")
+    assert [describe_reason(r) for r in reasons] == [
+        "响应体结束",
+        "没有可以从中恢复的事件 ID",
+        "没有可以从中恢复的序号",
+        "StreamDecodeError：重新连接也修复不了",
+        "completed",
+        "max_attempts",
+        "HTTP 503",
+        "RemoteProtocolError",
+    ]

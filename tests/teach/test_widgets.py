@@ -417,3 +417,24 @@ def test_the_completion_explorer_never_calls_a_cut_text_final_without_saying_so(
     assert explorer.hidden_end_note() == ""
     labels = set(explorer.map_outcomes())
     assert "completed, end not verifiable" in labels and "completed" in labels
+
+
+def test_naive_parse_says_jsons_error_in_the_current_language(restore_language):
+    from lesson_lib import set_language
+    from lesson_lib.teach.widgets import naive_parse
+
+    fragments = ['{"ci', "x", "1 2", '"\\u00', "{1", '{"a" 1', "[1 2", '"a\nb"', '"\\q"', '{"a": 1}']
+    english = [naive_parse(f) for f in fragments]
+    assert english[:3] == [
+        "fails: Unterminated string starting at (char 1)",
+        "fails: Expecting value (char 0)",
+        "fails: Extra data (char 2)",
+    ]
+    set_language("zh-CN")
+    chinese = [naive_parse(f) for f in fragments]
+    assert chinese[-1] == '成功：{"a": 1}'
+    assert all(
+        c.startswith("失败：") and not any(w in c for w in ("Expecting", "Invalid", "Extra", "Unterminated"))
+        for c in chinese[:-1]
+    )
+    assert chinese[0] == "失败：从这里开始的字符串没有结束（字符位置 1）"

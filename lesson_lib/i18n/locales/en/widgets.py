@@ -185,4 +185,13 @@ STRINGS = {
     "widgets.value_explorer.repr_reasoning": (
         "reasoning {reasoning} ({reasoning_chars} chars) apart from text {text} ({text_chars} chars)"
     ),
+    "widgets.json_error.expecting_value": "Expecting value",
+    "widgets.json_error.extra_data": "Extra data",
+    "widgets.json_error.unterminated_string": "Unterminated string starting at",
+    "widgets.json_error.invalid_unicode_escape": "Invalid \\uXXXX escape",
+    "widgets.json_error.expecting_property_name": "Expecting property name enclosed in double quotes",
+    "widgets.json_error.expecting_colon": "Expecting ':' delimiter",
+    "widgets.json_error.expecting_comma": "Expecting ',' delimiter",
+    "widgets.json_error.control_character": "Invalid control character at",
+    "widgets.json_error.invalid_escape": "Invalid \\escape",
 }

@@ -148,4 +148,13 @@ STRINGS = {
     "widgets.value_explorer.repr_reasoning": (
         "推理内容 {reasoning}（{reasoning_chars} 个字符）与文本 {text}（{text_chars} 个字符）分开存放"
     ),
+    "widgets.json_error.expecting_value": "这里应当是一个 JSON 值",
+    "widgets.json_error.extra_data": "一个值之后还有多余的数据",
+    "widgets.json_error.unterminated_string": "从这里开始的字符串没有结束",
+    "widgets.json_error.invalid_unicode_escape": "无效的 \\uXXXX 转义",
+    "widgets.json_error.expecting_property_name": "这里应当是带双引号的属性名",
+    "widgets.json_error.expecting_colon": "这里应当是分隔符 ':'",
+    "widgets.json_error.expecting_comma": "这里应当是分隔符 ','",
+    "widgets.json_error.control_character": "字符串里有未转义的控制字符",
+    "widgets.json_error.invalid_escape": "无效的转义",
 }
