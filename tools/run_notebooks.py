@@ -8,6 +8,7 @@ every notebook under notebooks/).
 
 from __future__ import annotations
 
+import argparse
 import re
 import sys
 from pathlib import Path
@@ -54,7 +55,18 @@ def portable(text: str) -> str:
 
 
 def main(argv: list[str]) -> int:
-    paths = [Path(a) for a in argv] or sorted((ROOT / "notebooks").rglob("*.ipynb"))
+    parser = argparse.ArgumentParser(
+        prog="tools/run_notebooks.py",
+        description="Execute notebooks top to bottom in a fresh kernel and store their outputs.",
+    )
+    parser.add_argument(
+        "notebooks", nargs="*", type=Path, help="notebooks to run (default: every one under notebooks/)"
+    )
+    args = parser.parse_args(argv)
+    paths = list(args.notebooks) or sorted((ROOT / "notebooks").rglob("*.ipynb"))
+    missing = [str(p) for p in paths if p.suffix != ".ipynb" or not p.is_file()]
+    if missing:
+        parser.error(f"notebooks: not a notebook file: {', '.join(missing)}")
     for path in paths:
         if ".ipynb_checkpoints" in path.parts:
             continue
