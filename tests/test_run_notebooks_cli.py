@@ -1,4 +1,5 @@
-"""tools/run_notebooks.py answers --help and a wrong path with a message, never a traceback, before any kernel."""
+"""tools/run_notebooks.py answers --help and a wrong path with a message, not a traceback, before any
+kernel starts."""
 
 from __future__ import annotations
 
