@@ -4,8 +4,9 @@ The learner writes ``which_setting(config, capture) -> str``: ``config`` is the 
 proxy configurations (``lesson_lib/net/proxy_configs/``), with its comments or without them; ``capture`` is a
 dict of what the upstream did and what a client saw through that real proxy (see
 :mod:`.proxy_cases`); the answer is one of :data:`~.proxy_cases.CULPRITS`. :func:`check_which_setting`
-runs it on every case, in a fixed order, and reports the first wrong one: the case (proxy, setting, upstream
-plan, header, never its answer), what the function said, and a hint chosen from the learner's answer and
+runs it on every case, in a fixed order, and reports the first wrong one: the case by its number (with the
+proxy, comments kept or removed, upstream plan and header; never its answer, nor its setting's name, which
+would narrow the answer), what the function said, and a hint chosen from the learner's answer and
 what in the case it missed (reading a comment as a directive, giving the same answer to two cases whose
 captures are equal and whose configurations differ, blaming buffering, compression, a header's path, a
 timeout, the upstream or mitmproxy's option, or trusting what arrived). A hint is chosen without looking at
@@ -67,7 +68,6 @@ def _describe(case: ProxyCase) -> str:
     return text(
         "checkers.proxy.case",
         kind=case.kind,
-        setting=case.setting,
         comments=text(f"checkers.proxy.comments.{'kept' if case.commented else 'removed'}"),
         plan=text(f"checkers.proxy.plan.{case.plan}"),
         header=text(f"checkers.proxy.header.{'no' if case.header else 'absent'}"),

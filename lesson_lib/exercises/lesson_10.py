@@ -46,7 +46,7 @@ register(
     "10.header_hop",
     "int",
     "b47e22133c67168abb78cea1e14c4ed42df157dbb6b84980c9b1574697add07a",
-    hints=("126",),
+    hints=("126", "2"),
 )
 register(
     "10.caddy_drop",

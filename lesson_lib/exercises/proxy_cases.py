@@ -202,10 +202,11 @@ class ProxyCase:
         return isinstance(answer, str) and seal(self.key, answer) in self.sealed
 
     def describe(self) -> str:
-        """The case in a few words, without its answer: proxy, setting file, upstream plan, header."""
+        """The case in a few words, as a learner may see it: proxy, comments kept or removed, upstream plan,
+        header. Neither its answer nor its setting's name (which would narrow the answer) is in it."""
         sent = "sends X-Accel-Buffering: no" if self.header else "sends no X-Accel-Buffering"
         comments = "with its comments" if self.commented else "comments removed"
-        return f"{self.kind} {self.setting} ({comments}), upstream {self.plan.replace('_', ' ')}, {sent}"
+        return f"{self.kind} ({comments}), upstream {self.plan.replace('_', ' ')}, {sent}"
 
 
 def _capture(kind: str, plan: str, header: str | None, arrived: dict[str, Any]) -> dict[str, Any]:

@@ -1221,6 +1221,38 @@ def test_three_hints_that_nearly_gave_the_answer_now_point_at_the_idea(key, wron
     assert wrong is None or hint.rstrip().endswith(("?", "？")), hint  # a targeted hint asks
 
 
+#: What 10.header_hop's hints once said of the outcome (the outer hop "holds the compressed bytes back": the
+#: answer arrived in a single read), in both languages.
+_HEADER_HOP_OUTCOME = (
+    *("holds", "held", "back", "whole", "at once", "single", "end"),
+    *("扣", "整个", "一次", "最后"),
+)
+
+
+@pytest.mark.parametrize("wrong", [2, 3, 999])
+def test_header_hop_hints_name_the_mistake_not_the_outcome(wrong, language):
+    """A wrong count gets a hint that says nothing of how the answer arrived; 2 (the number of hops) is
+    told it counted servers, with a fact the committed matrix shows: lesson_lib's client made several
+    reads through the same two hops."""
+    from lesson_lib.teach.proxy_matrix import committed_matrix
+
+    result = check("10.header_hop", wrong)
+    assert not result.correct
+    hint = result.message.replace(question("10.header_hop").prompt, "")
+    said = [x for x in _HEADER_HOP_OUTCOME if x.casefold() in hint.casefold()]
+    assert not said, (said, hint)
+    if wrong == 2:
+        assert hint.rstrip().endswith(("?", "？")), hint
+        assert ("not the reads" if language == "en" else "不是读取次数") in hint, hint
+        assert ("several reads" if language == "en" else "读了好几次") in hint, hint
+        (row,) = [
+            r for r in committed_matrix()["rows"]
+            if (r["kind"], r["setting"], r["upstream"], r["x_accel_buffering"], r["client"])
+            == ("nginx", "two_hops_gzip", "whole", "no", "lesson_lib")
+        ]
+        assert row["reads"] == "several", row
+
+
 # -- what the digests do, and what they do not -------------------------------------------------------------
 
 

@@ -255,3 +255,82 @@ def test_reports_are_in_chinese_under_zh_cn():
     message = check_which_setting(blames_buffering).message
     assert "提示" in message and "Hint" not in message
     assert catalogue("zh-CN")["checkers.proxy.hint.buffering"] in message
+
+
+# -- the case a learner sees names neither its answer nor its setting -------------------------------------
+
+
+def _setting_forms(setting: str) -> list[str]:
+    """How a case line could name the committed setting file: its name, and with spaces for underscores."""
+    return [setting, setting.replace("_", " ")]
+
+
+def _names_setting(message: str, setting: str) -> bool:
+    return any(
+        re.search(rf"(?<![\w-]){re.escape(form)}(?![\w-])", message, re.IGNORECASE)
+        for form in _setting_forms(setting)
+    )
+
+
+def _raising_on(number: int):
+    """A solution right everywhere but on case ``number``, where it raises: the checker shows that case."""
+    calls = iter(range(1, len(exercise_cases()) + 1))
+
+    def solution(config, capture):
+        if next(calls) == number:
+            raise ValueError("stopped here")
+        return right(config, capture)
+
+    return solution
+
+
+def test_the_name_check_finds_a_setting_named_in_a_case_line():
+    # The case line as it was: "nginx, setting two_hops_gzip (comments removed); ...".
+    assert _names_setting("case 41 of 66 (nginx, setting two_hops_gzip (with its comments))", "two_hops_gzip")
+    assert _names_setting("case 3 of 66 (nginx read timeout 1s)", "read_timeout_1s")
+    assert _names_setting("caddy flush_interval_-1 (comments removed)", "flush_interval_-1")
+    assert not _names_setting("one of none, gzip_types, header_lost", "gzip")  # a culprit is not a setting
+
+
+@pytest.mark.parametrize("language", ["en", "zh-CN"])
+def test_no_case_line_a_learner_sees_names_its_setting(language):
+    set_language(language)
+    every = exercise_cases()
+    for number, case in enumerate(every, 1):
+        assert not _names_setting(case.describe(), case.setting), case.describe()
+        result = check_which_setting(_raising_on(number))
+        message = result.message
+        shown = f"case {number} of {len(every)}" if language == "en" else f"第 {number} 个用例"
+        assert not result.correct and shown in message, message
+        assert "ValueError" in message, message
+        assert not _names_setting(message, case.setting), (case.key, message)
+        assert case.kind in message  # what the learner reasons from stays: the proxy, the plan, the header
+        plan = catalogue(language)[f"checkers.proxy.plan.{case.plan}"]
+        assert plan in message, message
+
+
+#: What each wrong solution was told before the case line lost its setting's name: the first wrong case's
+#: number and the hint (the grading is the same; only the case's label changed).
+_GRADED_BEFORE = {
+    "blames_buffering": (9, 28),
+    "gzip_on_ignores_types": (23, 4),
+    "misses_the_hop": (41, 2),
+    "timeout_as_drop": (17, 6),
+    "a_timeout_in_the_config_cut_it": (59, 2),
+    "any_pause_is_a_timeout": (45, 6),
+    "trusts_a_clean_end": (15, 4),
+    "ignores_mitmproxy": (61, 2),
+    "reads_comments": (61, 1),
+    "capture_only": (9, 8),
+}
+
+
+@pytest.mark.parametrize(("solution", "hint"), WRONG, ids=[w[0].__name__ for w in WRONG])
+def test_the_checker_grades_each_wrong_solution_as_before(solution, hint):
+    number, wrong = _GRADED_BEFORE[solution.__name__]
+    result = check_which_setting(solution)
+    assert not result.correct
+    assert f"case {number} of 66 (" in result.message, result.message
+    assert f"wrong in {wrong} of 66 cases" in result.message, result.message
+    assert catalogue("en")[f"checkers.proxy.hint.{hint}"] in result.message
+    assert check_which_setting(right).correct

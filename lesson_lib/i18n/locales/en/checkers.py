@@ -604,7 +604,7 @@ STRINGS = {
         "not an Exception; which of your lines run when it passes through?"
     ),
     # -- checkers_proxy: lesson 10's exercise, which setting broke the stream -----------------------------
-    "checkers.proxy.case": "{kind}, setting {setting} ({comments}); the upstream {plan} and {header}",
+    "checkers.proxy.case": "{kind}, {comments}; the upstream {plan} and {header}",
     "checkers.proxy.comments.kept": "with its comments",
     "checkers.proxy.comments.removed": "comments removed",
     "checkers.proxy.plan.completes": "completes",

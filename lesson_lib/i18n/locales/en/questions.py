@@ -255,7 +255,8 @@ STRINGS = {
     "questions.10.invented.explanation": "completed: the invented terminal is indistinguishable from a real one downstream. Only the gateway knew; a correct gateway says truncated, in its outcome event.",
     # 10.header_hop
     "questions.10.header_hop.prompt": "The upstream sends X-Accel-Buffering: no and 126 pieces of 40 bytes, 20 ms apart, through two nginx hops: the inner one honours the header, the outer one gzips text/event-stream. In how many reads does a client that accepts gzip get the answer?",
-    "questions.10.header_hop.hint": "Which of the two nginx servers saw the header, and which of them holds the compressed bytes back?",
+    "questions.10.header_hop.hint": "Which of the two nginx servers saw the header, and which of them compresses? Section 8's gzip rows, with the header and without it, show what the header changes.",
+    "questions.10.header_hop.hints.2": "That counts the nginx servers, not the reads: in the committed matrix, lesson_lib's client crossed the same two hops and made several reads. So what sets how many reads a client that accepts gzip makes: the number of hops, or what the outer hop does to the stream?",
     "questions.10.header_hop.hints.126": "That is what the inner hop passes on. Did the outer hop get the header that would have made it flush each piece?",
     "questions.10.header_hop.explanation": "One: nginx honours X-Accel-Buffering and does not pass it on, so the outer hop never sees it, and its gzip holds the whole answer until the end (measured in section 8).",
     # 10.caddy_drop

@@ -289,7 +289,7 @@ STRINGS = {
     "checkers.build.assembler_case.not_line_endings": "data 行里的 U+2028、U+0085、FF 和 VT（它们不是行结束符）",
     "checkers.bugs.cleanup.never_closed_cancelled": "当{case}时，你的函数抛出了 {error}，却从没关闭 response。提示：取消不属于 Exception；它穿过你的函数时，你的哪些代码行会执行？",
     # -- checkers_proxy：第 10 课的练习，是哪个设置弄坏了流 ------------------------------------------------
-    "checkers.proxy.case": "{kind}，设置 {setting}，{comments}；上游{plan}，{header}",
+    "checkers.proxy.case": "{kind}，{comments}；上游{plan}，{header}",
     "checkers.proxy.comments.kept": "保留注释",
     "checkers.proxy.comments.removed": "去掉注释",
     "checkers.proxy.plan.completes": "正常发完",

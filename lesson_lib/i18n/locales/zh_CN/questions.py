@@ -256,7 +256,8 @@ STRINGS = {
     "questions.10.invented.explanation": "completed：在下游看来，伪造的终止信号和真实的无法区分。只有网关知道真相；正确实现的网关会在它的 outcome 事件里报告 truncated。",
     # 10.header_hop
     "questions.10.header_hop.prompt": "上游发送 X-Accel-Buffering: no，以及 126 块、每块 40 字节、间隔 20 毫秒的数据，经过两层 nginx：内层遵守这个头，外层对 text/event-stream 做 gzip。接受 gzip 的客户端要读几次才能拿到整个回答？",
-    "questions.10.header_hop.hint": "两台 nginx 里，哪台看到了这个头？又是哪台把压缩后的字节扣着不发？",
+    "questions.10.header_hop.hint": "两台 nginx 里，哪台看到了这个头？又是哪台在压缩？第 8 节里 gzip 那几行，有这个头和没有这个头时各不相同，对照着看看这个头改变了什么。",
+    "questions.10.header_hop.hints.2": "这数的是 nginx 服务器的个数，不是读取次数：在提交的矩阵里，lesson_lib 的客户端经过同样这两层，读了好几次。那么，接受 gzip 的客户端读几次，是由跳数决定，还是由外层对这个流做了什么来决定？",
     "questions.10.header_hop.hints.126": "那是内层转发出去的情况。外层拿到那个会让它每块都刷出去的头了吗？",
     "questions.10.header_hop.explanation": "一次：nginx 遵守 X-Accel-Buffering，但不会把它转发出去，所以外层根本看不到它，外层的 gzip 会把整个回答扣到最后（第 8 节的测量）。",
     # 10.caddy_drop
