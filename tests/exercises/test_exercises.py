@@ -1514,16 +1514,18 @@ def test_an_article_before_english_words_is_an_article_not_the_letter_a(language
 
 @pytest.mark.parametrize("language_code", ["en", "zh-CN"])
 def test_requests_crlf_wrong_count_is_told_its_mistake(language_code):
-    """06.requests_crlf: 1 (the spec parser's count) is told that iter_lines() splits each read on its own;
-    another count gets the question's hint about a read that ends with a CR."""
+    """06.requests_crlf: 1 (the spec parser's count) is asked whether iter_lines() sees the CR and the LF
+    together, as a spec parser does; another count gets the question's hint about where the pieces end."""
     from lesson_lib import set_language
 
     set_language(language_code)
     try:
         spec_count, other = check("06.requests_crlf", 1), check("06.requests_crlf", 3)
         assert not spec_count.correct and not other.correct
-        named = "splits each read on its own" if language_code == "en" else "把每次读取分开来分行"
+        named = "sees the CR and the LF together" if language_code == "en" else "同时看到了 CR 和 LF"
         assert named in spec_count.message
         assert "CR" in other.message and other.message != spec_count.message
+        for message in (spec_count.message, other.message):  # the hints do not give the count away
+            assert "2" not in message and "two" not in message.lower() and "两" not in message
     finally:
         set_language("en")

@@ -156,10 +156,10 @@ STRINGS = {
     "questions.06.resume_without_ids.hints.B": "The SDKs do not reconnect a stream that broke after its 200; they end or raise.",
     "questions.06.resume_without_ids.explanation": "C: no id field, so no Last-Event-ID to send. A retry is a new request: report the truncation and decide, never stitch two answers together.",
     # 06.requests_crlf
-    "questions.06.requests_crlf.prompt": "A server sends one event, 'data: 你好\\r\\ndata: 第二行\\r\\n\\r\\n', and a read ends between the CR and the LF after 'data: 你好'. A client reads the body with requests' iter_lines() and takes each line it yields as one SSE line. How many events does it dispatch?",
-    "questions.06.requests_crlf.hint": "iter_lines() splits each read with splitlines() and keeps back only an unfinished last line. Is a read that ends with a CR an unfinished line to it?",
-    "questions.06.requests_crlf.hints.1": "A spec parser on these bytes gives 1, but iter_lines() splits each read on its own. What does the LF at the start of the next read become, and what does an empty line do to the event built so far?",
-    "questions.06.requests_crlf.explanation": "2: the first read ends with the CR, so iter_lines() yields 'data: 你好' as a finished line; the LF that starts the next read is an empty line, which dispatches that line alone, and 'data: 第二行' becomes an event of its own. Give the bytes of iter_content(chunk_size=None) to lesson_lib instead.",
+    "questions.06.requests_crlf.prompt": "A server sends one event, 'data: 你好\\r\\ndata: 第二行\\r\\n\\r\\n', sent as two HTTP chunks, the first ending between the CR and the LF after 'data: 你好'. A client reads the body with requests' iter_lines() and takes each line it yields as one SSE line. How many events does it dispatch?",
+    "questions.06.requests_crlf.hint": "iter_lines() splits each piece of iter_content on its own. Where do the pieces end here, and does it ever see the CR and the LF together?",
+    "questions.06.requests_crlf.hints.1": "That is what a spec parser gives on these bytes, which sees the CR and the LF together. Does iter_lines()?",
+    "questions.06.requests_crlf.explanation": "2: the first piece (the first HTTP chunk) ends with the CR, so iter_lines() yields 'data: 你好' as a finished line; the LF that starts the next piece is an empty line, which dispatches that line alone, and 'data: 第二行' becomes an event of its own. Give the bytes of iter_content(chunk_size=None) to lesson_lib instead.",
     # 07.splits
     "questions.07.splits.prompt": "How many two-piece splits does a 10-byte body have?",
     "questions.07.splits.hint": "A cut sits between two bytes, with at least one byte on each side.",

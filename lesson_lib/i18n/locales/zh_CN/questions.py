@@ -157,10 +157,10 @@ STRINGS = {
     "questions.06.resume_without_ids.hints.B": "已经返回 200 的流中途断开时，各家 SDK 不会重连：要么直接结束，要么抛异常。",
     "questions.06.resume_without_ids.explanation": "C：没有 id 字段，也就没有 Last-Event-ID 可发。重试就是一个新请求：先报告截断，再决定怎么办；绝不要把两个回答拼接在一起。",
     # 06.requests_crlf
-    "questions.06.requests_crlf.prompt": "服务器发送一个事件 'data: 你好\\r\\ndata: 第二行\\r\\n\\r\\n'，有一次读取结束在 'data: 你好' 后面的 CR 和 LF 之间。客户端用 requests 的 iter_lines() 读取响应体，并把它给出的每一行当作一行 SSE。客户端会派发多少个事件？",
-    "questions.06.requests_crlf.hint": "iter_lines() 对每次读取调用 splitlines()，只把未结束的最后一行留下。一次以 CR 结尾的读取，在它看来最后一行结束了没有？",
-    "questions.06.requests_crlf.hints.1": "规范的解析器处理这些字节会得到 1 个，但 iter_lines() 把每次读取分开来分行。下一次读取开头的 LF 会变成什么？空行又会对目前构建好的事件做什么？",
-    "questions.06.requests_crlf.explanation": "2 个：第一次读取以 CR 结尾，所以 iter_lines() 把 'data: 你好' 当作已结束的一行给出；下一次读取开头的 LF 成了一个空行，单独把这一行派发出去，'data: 第二行' 自成一个事件。应当把 iter_content(chunk_size=None) 给出的字节交给 lesson_lib。",
+    "questions.06.requests_crlf.prompt": "服务器发送一个事件 'data: 你好\\r\\ndata: 第二行\\r\\n\\r\\n'，作为两个 HTTP 分块发出，第一块结束在 'data: 你好' 后面的 CR 和 LF 之间。客户端用 requests 的 iter_lines() 读取响应体，并把它给出的每一行当作一行 SSE。客户端会派发多少个事件？",
+    "questions.06.requests_crlf.hint": "iter_lines() 对 iter_content 的每一段各自分行。这里每一段在哪里结束？它有没有同时看到 CR 和 LF？",
+    "questions.06.requests_crlf.hints.1": "规范的解析器处理这些字节会得到这个数，因为它同时看到了 CR 和 LF。iter_lines() 也同时看到了吗？",
+    "questions.06.requests_crlf.explanation": "2 个：第一段（第一个 HTTP 分块）以 CR 结尾，所以 iter_lines() 把 'data: 你好' 当作已结束的一行给出；下一段开头的 LF 成了一个空行，单独把这一行派发出去，'data: 第二行' 自成一个事件。应当把 iter_content(chunk_size=None) 给出的字节交给 lesson_lib。",
     # 07.splits
     "questions.07.splits.prompt": "一个 10 字节的响应体有多少种两段切分？",
     "questions.07.splits.hint": "切点位于两个字节之间，并且两边至少各有一个字节。",
