@@ -23,8 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from classroom import install, learners  # noqa: E402
-from classroom.server import DEFAULT_ROOT, PASSWORDS, Classroom, Settings  # noqa: E402
+from classroom import install, learners
+from classroom.server import DEFAULT_ROOT, PASSWORDS, Classroom, Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -7,12 +7,12 @@ stopped it: its timeout is short here on purpose).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from pathlib import Path
 
 import pytest
-
 from classroom.cgroups import detect
 from classroom.client import Learner, LoginFailed
 from classroom.server import Classroom
@@ -44,7 +44,9 @@ def test_the_printed_password_logs_in_and_no_other_does(classroom: Classroom) ->
     assert classroom.passwords[one] not in (classroom.settings.root / "secrets.json").read_text()
 
 
-def test_the_home_has_the_learner_notebooks_no_solutions_and_is_closed_to_others(classroom: Classroom) -> None:
+def test_the_home_has_the_learner_notebooks_no_solutions_and_is_closed_to_others(
+    classroom: Classroom,
+) -> None:
     one, two = classroom.settings.learners
     home = Path("/home") / one
     assert home.stat().st_mode & 0o777 == 0o700
@@ -89,10 +91,8 @@ def test_a_kernel_beyond_the_memory_limit_is_killed_and_the_hub_survives(classro
         error = kernel.execute(f"big = b'x' * ({classroom.settings.memory_mib} << 20)", timeout=60)
         assert error is not None, "a kernel allocating more than the limit kept running"
     finally:
-        try:
+        with contextlib.suppress(Exception):
             kernel.shutdown()
-        except Exception:
-            pass
     assert controller.oom_kills(two) > before
     assert classroom.alive()
     assert client.server_ready()
@@ -101,7 +101,7 @@ def test_a_kernel_beyond_the_memory_limit_is_killed_and_the_hub_survives(classro
 
 @pytest.mark.skipif(not os.access(CHROMIUM, os.X_OK) and not os.environ.get("CI"),
                     reason=f"needs Debian's Chromium at {CHROMIUM}: `apt-get install chromium`")
-def test_lesson_10s_relay_page_through_the_hub_shows_both_readers(classroom: Classroom, tmp_path: Path) -> None:
+def test_lesson_10s_relay_page_through_the_hub_shows_both_readers(classroom: Classroom) -> None:
     from playwright.sync_api import sync_playwright
 
     one = classroom.settings.learners[0]

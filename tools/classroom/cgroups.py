@@ -116,5 +116,5 @@ def detect() -> tuple[Controller | None, str]:
                 (parent / "cgroup.subtree_control").write_text("+memory")
             return Controller(2, parent), f"cgroup v2 memory controller at {root}"
         except OSError as exc:
-            return None, f"cgroup v2 at {root} has a memory controller this process cannot use ({exc.strerror})"
+            return None, f"cgroup v2 at {root}: its memory controller is not usable here ({exc.strerror})"
     return None, "no memory controller found under /sys/fs/cgroup (neither cgroup v1 memory nor cgroup v2)"

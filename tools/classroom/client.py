@@ -16,7 +16,6 @@ from typing import Any
 import requests
 import websocket
 
-
 RAISES = "raises-exception"  # the lessons' tag (nbval's too) for a cell whose exception is the lesson
 KERNEL_LOST = ("KernelDied", "KernelLost", "Timeout")
 
@@ -58,7 +57,7 @@ class Learner:
         hub refused."""
         self.logged_in_at = time.monotonic()
         self.session.get(f"{self.hub_url}/hub/login", timeout=30)
-        xsrf = self.session.cookies.get("_xsrf", "")
+        xsrf = self.session.cookies.get("_xsrf") or ""
         response = self.session.post(
             f"{self.hub_url}/hub/login?next=",
             data={"username": self.name, "password": password, "_xsrf": xsrf},
@@ -69,7 +68,7 @@ class Learner:
             raise LoginFailed(f"{self.name}: the hub refused the login (HTTP {response.status_code})")
         response = self.session.post(
             f"{self.hub_url}/hub/api/users/{self.name}/tokens",
-            headers={"X-XSRFToken": self.session.cookies.get("_xsrf", xsrf)},
+            headers={"X-XSRFToken": self.session.cookies.get("_xsrf") or xsrf or ""},
             json={"note": "boundary-lab client"}, timeout=30,
         )
         response.raise_for_status()

@@ -23,7 +23,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 HUB_SIDE = ("cgroups.py", "hubside.py", "learners.py")  # copied into config/boundary_lab_hub/
-PYTHON_IGNORE = shutil.ignore_patterns("test", "tests", "__pycache__", "site-packages", "idlelib", "turtledemo")
+PYTHON_IGNORE = shutil.ignore_patterns(
+    "test", "tests", "__pycache__", "site-packages", "idlelib", "turtledemo"
+)
 STEP_TIMEOUT = 1800
 
 
@@ -72,7 +74,8 @@ def copy_python(root: Path) -> Path:
     if not _current(stamp, version):
         shutil.rmtree(target, ignore_errors=True)
         shutil.copytree(source, target, ignore=PYTHON_IGNORE, symlinks=True)
-        (target / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}" / "site-packages").mkdir()
+        minor = f"python{sys.version_info.major}.{sys.version_info.minor}"
+        (target / "lib" / minor / "site-packages").mkdir()
         stamp.write_text(version, encoding="utf-8")
     return target / "bin" / f"python{sys.version_info.major}.{sys.version_info.minor}"
 
@@ -94,8 +97,10 @@ def make_venv(root: Path, checkout: Path) -> Path:
     inputs = [checkout / "pyproject.toml", checkout / "README.md", checkout / "lesson_lib", checkout / "data"]
     course_digest = digest(inputs)
     if not _current(course_stamp, course_digest):
-        pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "--no-deps", "--force-reinstall"]
-        _run([*pip, str(checkout)], "pip install . (the course, as a wheel) into the hub's venv", env, checkout)
+        pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "--no-deps",
+               "--force-reinstall"]
+        what = "pip install . (the course, as a wheel) into the hub's venv"
+        _run([*pip, str(checkout)], what, env, checkout)
         course_stamp.write_text(course_digest, encoding="utf-8")
     for path in [root, root / "python", venv]:
         os.chmod(path, 0o755)

@@ -109,7 +109,7 @@ def ensure_account(name: str) -> Path:
         entry = pwd.getpwnam(name)
     else:
         if entry.pw_gid != grp.getgrnam(GROUP).gr_gid:
-            raise LearnerError(f"the account {name!r} exists and was not made by make hub: choose another name")
+            raise LearnerError(f"the account {name!r} exists, not made by make hub: choose another name")
     home = Path(entry.pw_dir)
     os.chmod(home, 0o700)
     return home

@@ -8,6 +8,7 @@ a learner account still runs, then the learners' cgroups.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -117,7 +118,8 @@ class Classroom:
         }
         config = s.root / "config"
         learners.write_private(config / "settings.json", json.dumps(settings, indent=1))
-        (config / "jupyterhub_config.py").write_text(CONFIG_TEMPLATE.format(config=str(config)), encoding="utf-8")
+        text = CONFIG_TEMPLATE.format(config=str(config))
+        (config / "jupyterhub_config.py").write_text(text, encoding="utf-8")
 
     def start(self, timeout: float = 60.0) -> None:
         """Run JupyterHub (its log in ``state/hub.log``) and return once its API answers on 127.0.0.1."""
@@ -165,10 +167,8 @@ class Classroom:
                 self.process.kill()
                 self.process.wait()
         if self.process is not None:
-            try:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.process.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
         end_learner_processes(self.settings.learners)
         controller, _ = detect()
         if controller is not None:
@@ -202,21 +202,17 @@ def end_learner_processes(names: list[str], timeout: float = 5.0) -> None:
         if proc.info["username"] in users:
             found.append(proc)
     for proc in found:
-        try:
+        with contextlib.suppress(psutil.NoSuchProcess):
             proc.terminate()
-        except psutil.NoSuchProcess:
-            pass
     _, alive = psutil.wait_procs(found, timeout=timeout)
     for proc in alive:
-        try:
+        with contextlib.suppress(psutil.NoSuchProcess):
             proc.kill()
-        except psutil.NoSuchProcess:
-            pass
     psutil.wait_procs(alive, timeout=timeout)
 
 
-CONFIG_TEMPLATE = '''"""JupyterHub's configuration for make hub, written by tools/classroom/server.py (do not edit: rewritten
-at each start; the values are in settings.json beside it)."""
+CONFIG_TEMPLATE = '''"""JupyterHub's configuration for make hub, written by tools/classroom/server.py
+(do not edit: rewritten at each start; the values are in settings.json beside it)."""
 import json
 import sys
 
