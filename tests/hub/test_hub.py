@@ -148,12 +148,15 @@ def test_lesson_10s_relay_page_through_the_hub_shows_both_readers(classroom: Cla
 
 def test_the_idle_culler_stops_an_idle_server(classroom: Classroom) -> None:
     two = classroom.settings.learners[1]
+    by_culler = f"DELETE /hub/api/users/{two}/server (idle-culler@"  # the hub's log line for its request
+    before = classroom.log_path.read_text(encoding="utf-8", errors="replace").count(by_culler)
     client = learner(classroom, two)
     deadline = time.monotonic() + CULL_WAIT
     while client.server_ready():
         assert time.monotonic() < deadline, f"the server was still running {CULL_WAIT} s after it went idle"
         time.sleep(2)
     assert classroom.alive()
+    assert classroom.log_path.read_text(encoding="utf-8", errors="replace").count(by_culler) > before
 
 
 CULL_WAIT = 90  # the timeout (30 s) + the culler's and activity reports' intervals (5 s each), with margin
