@@ -88,20 +88,29 @@ class Learner:
         response.raise_for_status()
         return dict(response.json())
 
-    def server_ready(self) -> bool:
+    def server_state(self) -> str:
+        """``"ready"``, ``"stopped"`` (no server), or the hub's pending action (``"spawn"``, ``"stop"``)."""
         server = self.user().get("servers", {}).get("")
-        return bool(server and server.get("ready"))
+        if not server:
+            return "stopped"
+        if server.get("ready"):
+            return "ready"
+        return str(server.get("pending") or "spawn")
+
+    def server_ready(self) -> bool:
+        return self.server_state() == "ready"
 
     def start_server(self, timeout: float = 120.0) -> None:
-        """Start the learner's server (nothing if it runs) and return once it is ready."""
-        if not self.server_ready():
-            response = self.api("POST", f"/hub/api/users/{self.name}/server")
-            if response.status_code not in (201, 202, 400):  # 400: already running or starting
-                response.raise_for_status()
+        """Start the learner's server and return once it is ready: nothing to do if it runs; while the hub
+        is still stopping it (the culler, say), wait for the stop, then start it again."""
         deadline = time.monotonic() + timeout
-        while not self.server_ready():
+        while (state := self.server_state()) != "ready":
             if time.monotonic() > deadline:
-                raise TimeoutError(f"{self.name}: the server was not ready within {timeout:.0f} s")
+                raise TimeoutError(f"{self.name}: the server was not ready within {timeout:.0f} s ({state})")
+            if state == "stopped":
+                response = self.api("POST", f"/hub/api/users/{self.name}/server")
+                if response.status_code not in (201, 202, 400):  # 400: a start or stop is pending
+                    response.raise_for_status()
             time.sleep(0.5)
 
     def stop_server(self) -> None:
