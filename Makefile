@@ -75,3 +75,16 @@ WHEELHOUSE_NPM ?= hub
 .PHONY: wheelhouse
 wheelhouse: $(STAMP)
 	$(BIN)/python tools/wheelhouse.py --out $(WHEELHOUSE) --npm $(WHEELHOUSE_NPM)
+
+# The classroom hub (issue 28): `make hub LEARNERS=3` or `LEARNERS=alice,bob` [PORT=8000] [HUB_ROOT=...], as
+# root. tools/hub.py checks the arguments first (before anything is written), then npm ci installs the pinned
+# configurable-http-proxy in hub/, then tools/hub.py makes the hub root, one OS account per learner and
+# runs JupyterHub until Ctrl-C (docs/instructor.md, "A classroom hub").
+LEARNERS ?=
+PORT ?= 0
+HUB_ROOT ?= /srv/boundary-lab-hub
+.PHONY: hub
+hub: $(STAMP)
+	$(BIN)/python tools/hub.py --check --learners "$(LEARNERS)" --port "$(PORT)" --root "$(HUB_ROOT)"
+	cd hub && npm ci --no-audit --no-fund --loglevel=error
+	$(BIN)/python tools/hub.py --learners "$(LEARNERS)" --port "$(PORT)" --root "$(HUB_ROOT)"

@@ -1,0 +1,168 @@
+"""make hub's hub, driven as learners drive it: log in, the learner's copy, lesson 01 through the kernel,
+the memory limit, lesson 10's page in Chromium through the hub, and the idle culler.
+
+The tests run in file order on one hub (conftest.py); each starts the server it needs (the culler may have
+stopped it: its timeout is short here on purpose).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from pathlib import Path
+
+import pytest
+from classroom.cgroups import detect
+from classroom.client import Learner, LoginFailed
+from classroom.server import Classroom
+
+from ..net.test_relay import SHORT, SHORT_TEXT
+
+CHROMIUM = Path("/usr/bin/chromium")
+LESSON_01 = "notebooks/01_chunks_are_not_characters.ipynb"
+
+
+def learner(room: Classroom, name: str) -> Learner:
+    """``name`` logged in with the password the hub printed, its server started."""
+    client = Learner(room.url, name)
+    client.login(room.passwords[name])
+    client.start_server()
+    return client
+
+
+def test_the_printed_password_logs_in_and_no_other_does(classroom: Classroom) -> None:
+    one, two = classroom.settings.learners
+    Learner(classroom.url, one).login(classroom.passwords[one])  # raises if refused
+    for name, password in ((one, "wrong-password"), (one, classroom.passwords[two]), ("nobody", "x"),
+                           (one, "")):
+        with pytest.raises(LoginFailed):
+            Learner(classroom.url, name).login(password)
+    listing = (classroom.settings.root / "learners.txt")
+    assert listing.stat().st_mode & 0o777 == 0o600
+    assert listing.read_text().split() == [w for n in (one, two) for w in (n, classroom.passwords[n])]
+    assert classroom.passwords[one] not in (classroom.settings.root / "secrets.json").read_text()
+
+
+def test_the_home_has_the_learner_notebooks_no_solutions_and_is_closed_to_others(
+    classroom: Classroom,
+) -> None:
+    one, two = classroom.settings.learners
+    home = Path("/home") / one
+    assert home.stat().st_mode & 0o777 == 0o700
+    copies = {p.relative_to(home / "boundary-lab" / "notebooks").as_posix()
+              for p in (home / "boundary-lab").rglob("*.ipynb")}
+    assert {LESSON_01.removeprefix("notebooks/"), "exercises/bug_hunt.ipynb",
+            "zh-CN/10_the_last_mile.ipynb", "zh-CN/exercises/bug_hunt.ipynb"} <= copies
+    assert not [p for p in copies if "solutions" in p]
+    other = learner(classroom, two)
+    kernel = other.kernel()
+    try:
+        error = kernel.execute(f"import os; os.listdir({str(home)!r})")
+        assert error is not None and error.startswith("PermissionError"), error
+        error = kernel.execute(f"open({str(home / 'boundary-lab' / LESSON_01)!r}).read()")
+        assert error is not None and error.startswith("PermissionError"), error
+    finally:
+        kernel.shutdown()
+
+
+def test_lesson_01_runs_through_the_kernel_with_no_error(classroom: Classroom) -> None:
+    one = classroom.settings.learners[0]
+    client = learner(classroom, one)
+    report = client.run_notebook(LESSON_01)
+    assert report.cells > 10 and report.failures == [], report.failures
+    assert report.to_first_cell is not None and report.to_end is not None
+    assert 0 < report.to_first_cell <= report.to_end
+
+
+def test_a_kernel_beyond_the_memory_limit_is_killed_and_the_hub_survives(classroom: Classroom) -> None:
+    controller, why = detect()
+    if controller is None:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI is set and no memory limit can be enforced: {why}")
+        pytest.skip(f"no memory limit can be enforced here: {why}")
+    two = classroom.settings.learners[1]
+    client = learner(classroom, two)
+    assert controller.limit(two) == classroom.settings.memory_mib * 1024 * 1024
+    before = controller.oom_kills(two)
+    kernel = client.kernel()
+    try:
+        assert kernel.execute("small = b'x' * (50 << 20)") is None  # well below the limit: fine
+        error = kernel.execute(f"big = b'x' * ({classroom.settings.memory_mib} << 20)", timeout=60)
+        assert error is not None, "a kernel allocating more than the limit kept running"
+    finally:
+        with contextlib.suppress(Exception):
+            kernel.shutdown()
+    assert controller.oom_kills(two) > before
+    assert classroom.alive()
+    assert client.server_ready()
+    assert client.server("GET", "/api/status").status_code == 200
+
+
+@pytest.mark.skipif(not os.access(CHROMIUM, os.X_OK) and not os.environ.get("CI"),
+                    reason=f"needs Debian's Chromium at {CHROMIUM}: `apt-get install chromium`")
+def test_lesson_10s_relay_page_through_the_hub_shows_both_readers(classroom: Classroom) -> None:
+    from playwright.sync_api import sync_playwright
+
+    one = classroom.settings.learners[0]
+    client = learner(classroom, one)
+    kernel = client.kernel()
+    try:
+        error = kernel.execute(
+            "from lesson_lib.net.relay import RelayServer\n"
+            "from lesson_lib.net.replay import ReplayServer\n"
+            f"body = {SHORT!r}\n"
+            "up = ReplayServer(body, delay=0.15).start()\n"
+            "relay = RelayServer(up.url, 'openai-chat', recut_delay=0.15).start()\n"
+            "page_url = relay.page_url\n"
+        )
+        assert error is None, error
+        page_path = kernel.evaluate("page_url")
+        assert page_path.startswith(f"/user/{one}/proxy/"), page_path
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox", "--disable-gpu"])
+            try:
+                page = browser.new_page()
+                page.goto(classroom.url + "/hub/login")
+                page.fill("#username_input", one)
+                page.fill("#password_input", classroom.passwords[one])
+                page.click("#login_submit")
+                page.wait_for_url("**/user/**", timeout=60_000)
+                page.goto(classroom.url + page_path + "?recut=1")
+                page.wait_for_function("() => window.relayReaders && window.relayReaders.finished === 3",
+                                       timeout=30_000)
+                seen = page.evaluate(
+                    """() => Object.fromEntries(["naive", "correct", "eventsource"].flatMap((name) => [
+                        [name, document.getElementById(name + "-text").textContent],
+                        [name + "-state", document.getElementById(name + "-status").dataset.state]]))"""
+                )
+            finally:
+                browser.close()
+        assert seen["correct"] == SHORT_TEXT and seen["correct-state"] == "completed", seen
+        assert seen["eventsource"] == SHORT_TEXT and seen["eventsource-state"] == "completed", seen
+        assert "\ufffd" in seen["naive"] and seen["naive-state"] == "completed", seen
+        kernel.execute("relay.stop(); up.stop()")
+    finally:
+        kernel.shutdown()
+
+
+def test_the_idle_culler_stops_an_idle_server(classroom: Classroom) -> None:
+    two = classroom.settings.learners[1]
+    by_culler = f"DELETE /hub/api/users/{two}/server (idle-culler@"  # the hub's log line for its request
+    before = classroom.log_path.read_text(encoding="utf-8", errors="replace").count(by_culler)
+    client = learner(classroom, two)
+    deadline = time.monotonic() + CULL_WAIT
+    while client.server_state() != "stopped":
+        assert time.monotonic() < deadline, f"the server was still running {CULL_WAIT} s after it went idle"
+        time.sleep(1)
+    assert classroom.alive()
+
+    def culled() -> bool:  # the hub logs a request once it has answered it
+        return classroom.log_path.read_text(encoding="utf-8", errors="replace").count(by_culler) > before
+
+    while not culled():
+        assert time.monotonic() < deadline, "the server stopped, but not at the culler's request"
+        time.sleep(0.5)
+
+
+CULL_WAIT = 90  # the timeout (30 s) + the culler's and activity reports' intervals (5 s each), with margin
