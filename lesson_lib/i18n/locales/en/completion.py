@@ -115,4 +115,9 @@ STRINGS = {
     "completion.where.offset": " at byte offset {offset}",
     "completion.where.read_end": " in the read ending at byte {offset}",
     "completion.where.event": " (event {index})",
+    # -- issue 29: a moderation stop and a cumulative stream (kept apart: another change edits the above) --
+    "completion.withdraw": (
+        " The service's documentation says this finish reason ({reason}) means its safety review stopped "
+        "the answer: decide whether to withdraw the text already shown, not only mark it provisional."
+    ),
 }

@@ -76,4 +76,9 @@ STRINGS = {
     "completion.where.offset": "，位于字节偏移 {offset} 处",
     "completion.where.read_end": "，发生在截至字节 {offset} 的那次读取中",
     "completion.where.event": "（事件下标 {index}）",
+    # -- issue 29：内容审核中止与累积式流（单独成块：上面的条目另有改动在进行） --
+    "completion.withdraw": (
+        "服务端文档说明，这个结束原因（{reason}）表示安全审核中止了回答：请决定是否撤回已经显示的文本，"
+        "而不只是把它标为临时结果。"
+    ),
 }
