@@ -40,10 +40,12 @@ class OpenAIChat(SSEContract):
     reasoning.
 
     A chunk whose ``choices`` is an empty list carries no text: with ``usage`` it is the usage chunk
-    (OpenAI's ``stream_options.include_usage``; Qwen's OpenAI-compatible mode ends the same way, its
-    ``choices`` an empty list, as the April 2025 copy of https://www.alibabacloud.com/help/en/model-studio/stream
-    warned its clients: ``docs/research/chinese_services.md``). A chunk with no ``choices`` list at all is
-    not a Chat Completions chunk: :class:`Unknown`.
+    (OpenAI's ``stream_options.include_usage``). Qwen's OpenAI-compatible mode ends the same way with
+    ``include_usage``, its last chunk's ``choices`` an empty list: so said the April 2025 copy of
+    https://www.alibabacloud.com/help/en/model-studio/stream and the copy of the Chinese page updated
+    2025-02-14, https://help.aliyun.com/zh/model-studio/user-guide/streaming-output-1, which told clients to
+    test ``if chunk.choices:`` (``docs/research/chinese_services.md``). A chunk with no ``choices`` list at
+    all is not a Chat Completions chunk: :class:`Unknown`.
 
     The same contract judges Zhipu GLM's stream (``open.bigmodel.cn/api/paas/v4/chat/completions``: the
     same chunks and ``data: [DONE]``), whose documentation adds two finish reasons (the chat completion
