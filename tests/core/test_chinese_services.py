@@ -331,3 +331,11 @@ def test_a_chunk_without_a_choices_list_is_not_a_chat_chunk():
     assert contract.interpret(Event("message", '{"output":{},"usage":{"total_tokens":3}}', "")) == [
         Unknown("no-choices")
     ]
+
+
+def test_the_plain_wording_says_withdraw_too():
+    from lesson_lib.core import wording
+
+    result = consume([glm_stream("sensitive")], "openai-chat")
+    assert "withdraw_shown_text=True" in wording.PLAIN.describe(result)
+    assert "withdraw" not in wording.PLAIN.describe(consume([glm_stream("stop")], "openai-chat"))
