@@ -43,11 +43,14 @@ CONTRACTS: dict[str, str] = {
     "gemini": "sse",
     "gemini-json-array": "json",
     "ollama": "ndjson",
+    "dashscope": "sse",
 }
 OUTCOMES = ("completed", "incomplete", "truncated", "service_error")
 TRUNCATED_AT = ("character", "line", "event", "completion")
 # Finish reasons that end a stream with a cut answer (outcome "incomplete" rather than "completed").
-INCOMPLETE_REASONS = frozenset({"length", "max_tokens", "MAX_TOKENS", "SAFETY", "max_output_tokens"})
+INCOMPLETE_REASONS = frozenset(
+    {"length", "max_tokens", "MAX_TOKENS", "SAFETY", "max_output_tokens", "sensitive"}
+)
 MANIFEST_KEYS = (
     "file",
     "contract",
@@ -1037,6 +1040,158 @@ def ollama_tool_units(seed: str, *, escaped: bool) -> list[Unit]:
 
 
 # ----------------------------------------------------------------------------------------------------------
+# DashScope native (Qwen): `id:` / `event:result` / `:HTTP_STATUS/200` / `data:` with no space after the
+# colons, LF; finish_reason the string "null" until "stop" or "length"; no [DONE]. With incremental_output
+# false (the documented default) every event carries the whole text so far: what it adds is the unit's text.
+# Zhipu GLM: Chat Completions chunks without "object", usage in the last chunk, then `data: [DONE]`.
+# (docs/research/chinese_services.md)
+# ----------------------------------------------------------------------------------------------------------
+
+DASHSCOPE_ANSWER = (
+    "你好", "，我是通义", "。Café", " au lait", " 与 naïve", " Ångström", "：第二行", "🙂", " 🚀", " 👩",
+    "\u200d💻", " 完成。",
+)  # fmt: skip
+GLM_ANSWER = ("春天", "来了：", "Crème", " brûlée", " 与 naïve", " 的 Ångström", "🌸", " 👩\u200d🔬", " 完。")
+
+
+def dashscope_units(seed: str, deltas: Sequence[str], *, finish: str = "stop") -> list[Unit]:
+    """A cumulative stream (incremental_output false): event n carries the first n deltas joined; the last
+    event, with the finish reason, repeats the whole answer ("the last output is the complete result")."""
+    request_id = "-".join(fake_id(seed + part, n) for part, n in (("a", 8), ("b", 4), ("c", 4), ("d", 4)))
+    request_id += "-" + fake_id(seed + "e", 12)
+
+    def event(number: int, content: str, finish_reason: str, output_tokens: int) -> bytes:
+        obj = {
+            "output": {
+                "choices": [
+                    {"message": {"content": content, "role": "assistant"}, "finish_reason": finish_reason}
+                ]
+            },
+            "usage": {
+                "total_tokens": 11 + output_tokens,
+                "output_tokens": output_tokens,
+                "input_tokens": 11,
+            },
+            "request_id": request_id,
+        }
+        data = compact(obj, RAW)
+        return f"id:{number}\nevent:result\n:HTTP_STATUS/200\ndata:{data}\n\n".encode()
+
+    units, so_far = [], ""
+    for number, delta in enumerate(deltas, 1):
+        so_far += delta
+        units.append(Unit(event(number, so_far, "null", number), "delta", text=delta))
+    last = event(len(deltas) + 1, so_far, finish, len(deltas))
+    units.append(Unit(last, "terminal", finish=finish, terminal=True))
+    return units
+
+
+def zhipu_units(seed: str, deltas: Sequence[str], *, finish: str = "stop") -> list[Unit]:
+    """Zhipu's chunks: ``id``, ``created``, ``model``, ``choices`` (no ``object``); the last chunk has the
+    finish reason and usage, then ``data: [DONE]``. ``network_error`` is a failure: no [DONE] is written
+    after it (whether one follows is not documented; the verdict is the same either way)."""
+    base = {"id": fake_id(seed, 20, "0123456789"), "created": 1767225600, "model": "glm-4.6"}
+
+    def chunk(delta: dict, finish_reason: str | None = None, usage: dict | None = None) -> bytes:
+        obj = dict(base)
+        obj["choices"] = [{"index": 0, "delta": delta, "finish_reason": finish_reason}]
+        if usage is not None:
+            obj["usage"] = usage
+        return sse_event([("data", compact(obj, RAW))])
+
+    units = [Unit(chunk({"content": delta}), "delta", text=delta) for delta in deltas]
+    usage = {"prompt_tokens": 8, "completion_tokens": len(deltas), "total_tokens": 8 + len(deltas)}
+    last = chunk({"role": "assistant", "content": ""}, finish, usage)
+    if finish == "network_error":
+        return [*units, Unit(last, "error", finish=finish, error=finish)]
+    return [*units, Unit(last, "finish", finish=finish), Unit(b"data: [DONE]\n\n", "terminal", terminal=True)]
+
+
+def add_chinese_service_captures(add: Callable[..., None]) -> None:
+    """DashScope native (cumulative, the default) and Zhipu GLM (judged by openai-chat)."""
+    c = "dashscope"
+    add(
+        c,
+        "completed",
+        dashscope_units("ds1", DASHSCOPE_ANSWER),
+        "completed",
+        "incremental_output false (the default): each event carries the whole text so far, the last one "
+        "with finish_reason stop; a client that appends the events repeats the answer many times.",
+    )
+    add(
+        c,
+        "truncated_mid_character",
+        dashscope_units("ds2", DASHSCOPE_ANSWER),
+        "truncated",
+        "The body stops after two of the four bytes of 🚀, in the event that first carries it.",
+        lambda u: cut_in_character(u, "🚀", 2),
+    )
+    add(
+        c,
+        "truncated_mid_line",
+        dashscope_units("ds3", DASHSCOPE_ANSWER),
+        "truncated",
+        "The body stops in the middle of a data line, before its usage object.",
+        lambda u: cut_before(u, nth(u, "delta", 5), b'"usage"', "line"),
+    )
+    add(
+        c,
+        "truncated_mid_event",
+        dashscope_units("ds4", DASHSCOPE_ANSWER),
+        "truncated",
+        "The data line of an event arrived, the blank line that would dispatch it did not.",
+        lambda u: cut_before_blank_line(u, nth(u, "delta", 8), "\n"),
+    )
+    add(
+        c,
+        "truncated_clean_boundary",
+        dashscope_units("ds5", DASHSCOPE_ANSWER),
+        "truncated",
+        'The body ends between two events while finish_reason is still the string "null": not an end.',
+        lambda u: cut_between(u, nth(u, "delta", 7)),
+    )
+    add(
+        c,
+        "incomplete",
+        dashscope_units("ds6", CUT_ANSWER, finish="length"),
+        "incomplete",
+        "The last event says finish_reason length (max_tokens reached) and carries the cut answer whole.",
+    )
+    c = "openai-chat"
+    add(
+        c,
+        "zhipu_completed",
+        zhipu_units("zp1", GLM_ANSWER),
+        "completed",
+        "Zhipu GLM: content deltas, a last chunk with finish_reason stop and usage, then data: [DONE].",
+    )
+    add(
+        c,
+        "zhipu_sensitive",
+        zhipu_units("zp2", GLM_ANSWER, finish="sensitive"),
+        "incomplete",
+        "Zhipu GLM: the safety review stopped the answer (finish_reason sensitive), then data: [DONE]; the "
+        "documentation asks the client to decide whether to withdraw the text it already showed.",
+    )
+    add(
+        c,
+        "zhipu_network_error",
+        zhipu_units("zp3", GLM_ANSWER, finish="network_error"),
+        "service_error",
+        "Zhipu GLM: the last chunk says finish_reason network_error (the model's inference failed): a "
+        "failure, not an end of the answer.",
+    )
+    add(
+        c,
+        "zhipu_truncated_mid_character",
+        zhipu_units("zp4", GLM_ANSWER),
+        "truncated",
+        "Zhipu GLM: the body stops after three of the four bytes of 🌸.",
+        lambda u: cut_in_character(u, "🌸", 3),
+    )
+
+
+# ----------------------------------------------------------------------------------------------------------
 # Captures
 # ----------------------------------------------------------------------------------------------------------
 
@@ -1073,6 +1228,7 @@ def result_of(spec: Spec) -> tuple[bytes, dict]:
     for unit in complete:
         if unit.error or unit.error_message:
             errored, error_type = True, unit.error
+            finish = unit.finish or finish  # an error told as a finish reason (Zhipu's network_error)
             break
         text_parts.append(unit.text)
         reasoning_parts.append(unit.reasoning)
@@ -1587,6 +1743,7 @@ def specs() -> list[Spec]:
         "The last line says done true with done_reason length: the answer was cut.",
     )
     add_value_captures(add)
+    add_chinese_service_captures(add)
     return out
 
 

@@ -45,6 +45,7 @@ from typing import Any, Unpack
 
 from .activity import StreamTimeouts, check_timeouts, timeout_message
 from .contracts import (
+    CONTRACTS,
     Contract,
     FinishReason,
     Heartbeat,
@@ -249,6 +250,16 @@ class StreamResult:
         a completed result) does not change it: the answer's bytes were all there."""
         return self.outcome is Outcome.COMPLETED and self.end_verified
 
+    @property
+    def withdraw_shown_text(self) -> bool:
+        """``True`` when the service ended the answer with a finish reason its documentation says may call
+        for withdrawing the text already shown (the contract's ``withdraw_reasons``: Zhipu's ``sensitive``,
+        a stop by its safety review), whatever the outcome (a cut before ``[DONE]`` too). Then a UI should
+        not only mark the text provisional but decide whether to take it back."""
+        cls = CONTRACTS.get(self.contract)
+        reason = self.finish_reason
+        return cls is not None and reason is not None and reason in cls.withdraw_reasons
+
     def describe(self) -> str:
         """One human paragraph about what happened and why, in the current language; counts only, never the
         answer text. The words are the registered wording's (:mod:`lesson_lib.core.wording`: the course's
@@ -294,8 +305,11 @@ class _Run:
         activity: Any,
         timeouts: StreamTimeouts | None = None,
         request_id: str | int | None = None,
+        incremental_output: bool | None = None,
     ) -> None:
-        self.contract: Contract = get_contract(contract, request_id=request_id)
+        self.contract: Contract = get_contract(
+            contract, request_id=request_id, incremental_output=incremental_output
+        )
         self.framing: Framing[Any] = framing(self.contract.framing)
         self.limits = limits
         self.activity = activity
@@ -700,6 +714,7 @@ def _prepare(
     deadline: float | None = None,
     clock: Callable[[], float] = time.monotonic,
     request_id: str | int | None = None,
+    incremental_output: bool | None = None,
     keep_text: bool = True,
 ) -> tuple[_Run, Callable[[], bool]]:
     """Check every argument (every limit, whatever the framing uses; every timeout) and build the run.
@@ -720,7 +735,8 @@ def _prepare(
     if not isinstance(keep_text, bool):
         raise TypeError(f"keep_text must be True or False, got {type(keep_text).__name__}")
     cancelled = _cancel_check(cancel)
-    run = _Run(contract, errors, limits, activity, None, request_id)  # checks contract and request_id
+    # get_contract checks the contract, request_id and incremental_output
+    run = _Run(contract, errors, limits, activity, None, request_id, incremental_output)
     run.keep_text = keep_text
     # The clocks start last, when every argument is known good: the body is about to be read.
     run.timeouts = _timeouts(idle_timeout, progress_timeout, deadline, clock)
@@ -789,6 +805,9 @@ def stream_updates(
       timeout from them); over async reads each read is also bounded by the nearest clock. ``clock``
       (default ``time.monotonic``) is what they are measured with;
     * ``request_id``: the JSON-RPC id of the request an ``"mcp"`` stream answers (that contract only);
+    * ``incremental_output``: what a ``"dashscope"`` request sent as ``parameters.incremental_output``
+      (that contract only; ``None``, the default, means the parameter's documented default, ``False``:
+      each event carries the whole text so far, see :class:`~lesson_lib.core.contracts.dashscope.DashScope`);
     * ``keep_text`` (``True``, a ``bool``): ``False`` keeps no answer text: the result's ``text`` is ``""``
       and its ``final_text`` ``""`` when final (``None`` otherwise, as always), while the counts
       (``stats.text_chars``, ``stats.deltas``), the outcome and every signal yielded are the same. For a

@@ -78,6 +78,7 @@ class ConsumeOptions(TypedDict, total=False):
     deadline: float | None
     clock: Callable[[], float]
     request_id: str | int | None
+    incremental_output: bool | None
     keep_text: bool
 
 

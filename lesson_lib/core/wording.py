@@ -70,6 +70,8 @@ class PlainWording:
         ]
         if result.truncated_at is not None:
             parts.append(f"truncated_at={result.truncated_at}")
+        if result.withdraw_shown_text:
+            parts.append("withdraw_shown_text=True")
         if err is not None:
             parts.append(f"error={err.kind}")
             if err.offset is not None:

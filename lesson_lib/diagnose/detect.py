@@ -55,6 +55,7 @@ for _pattern, _contract in (
     (r":streamGenerateContent\b.*\balt=sse\b", "gemini"),
     (r":streamGenerateContent\b", "gemini-json-array"),
     (r"/api/(chat|generate)\b", "ollama"),
+    (r"/services/aigc/(text|multimodal)-generation/generation\b", "dashscope"),
 ):
     register_url_hint(_pattern, _contract)
 

@@ -96,6 +96,8 @@ def _describe(r: StreamResult) -> str:
         else text("completion.reason.none")
     )
     out = _verdict(r, name, reason, err)
+    if r.withdraw_shown_text:
+        out += text("completion.withdraw", reason=r.finish_reason)
     cls = _contract_class(r.contract)
     if r.outcome is Outcome.TRUNCATED and cls is not None and cls.resumable_by_event_id and r.last_event_id:
         out += text("completion.mcp_resume", last_event_id=r.last_event_id)

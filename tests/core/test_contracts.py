@@ -55,6 +55,7 @@ def test_registry_names_framings_and_fresh_instances():
         "gemini-json-array",
         "ollama",
         "mcp",
+        "dashscope",
     }
     framings = {name: cls.framing for name, cls in CONTRACTS.items()}
     assert framings == {
@@ -65,6 +66,7 @@ def test_registry_names_framings_and_fresh_instances():
         "gemini-json-array": "json-array",
         "ollama": "ndjson",
         "mcp": "sse",
+        "dashscope": "sse",
     }
     a, b = get_contract("openai-chat"), get_contract("openai-chat")
     assert a is not b and isinstance(a, CONTRACTS["openai-chat"])

@@ -27,8 +27,8 @@ Contracts are small stateful objects, one per stream: ``get_contract(name)`` ret
 The package: :mod:`.signals` (the signals), :mod:`.base` (the :class:`Contract` base class and its JSON
 helpers), :mod:`.registry` (:data:`CONTRACTS`, :func:`register`, :func:`get_contract`), and one module per
 service, which registers its contract when imported (``openai_chat``, ``openai_responses``, ``anthropic``,
-``gemini``, ``ollama``, ``mcp``). Every module of this package is imported here, so adding a service is one
-module (plus its captures and tests); no other code names it.
+``gemini``, ``ollama``, ``mcp``, ``dashscope``). Every module of this package is imported here, so adding a
+service is one module (plus its captures and tests); no other code names it.
 """
 
 from __future__ import annotations

@@ -73,11 +73,21 @@ class Contract:
     #: A cut stream can be taken up again from its last event ID (a ``GET`` with ``Last-Event-ID``, as MCP
     #: Streamable HTTP allows): :meth:`StreamResult.describe` says so.
     resumable_by_event_id: ClassVar[bool] = False
+    #: The stream's text mode is chosen by the request and cannot be read from the stream (DashScope's
+    #: ``incremental_output``): :func:`get_contract` takes ``incremental_output`` for it, and every other
+    #: contract refuses one.
+    takes_incremental_output: ClassVar[bool] = False
+    #: Finish reasons after which the service's documentation asks the client to consider withdrawing the
+    #: text it has already shown (a moderation stop: Zhipu's ``sensitive``): the answer is not only cut,
+    #: what was shown may have to go. :attr:`StreamResult.withdraw_shown_text` says so.
+    withdraw_reasons: ClassVar[frozenset[str]] = frozenset()
 
     @classmethod
-    def for_stream(cls, request_id: str | int | None = None) -> Contract:
-        """A fresh contract for one stream; ``request_id`` was checked by :func:`get_contract` (``None``
-        unless :attr:`needs_request_id`)."""
+    def for_stream(
+        cls, request_id: str | int | None = None, incremental_output: bool | None = None
+    ) -> Contract:
+        """A fresh contract for one stream; ``request_id`` and ``incremental_output`` were checked by
+        :func:`get_contract` (``None`` unless :attr:`needs_request_id`, :attr:`takes_incremental_output`)."""
         return cls()
 
     def __init__(self) -> None:

@@ -47,7 +47,9 @@ class MCP(SSEContract):
         self.request_id = request_id
 
     @classmethod
-    def for_stream(cls, request_id: str | int | None = None) -> MCP:
+    def for_stream(
+        cls, request_id: str | int | None = None, incremental_output: bool | None = None
+    ) -> MCP:
         if request_id is None:
             raise ValueError("request_id is required by the mcp contract")
         return cls(request_id)

@@ -11,6 +11,7 @@ from .registry import register
 from .signals import (
     FinishReason,
     ReasoningDelta,
+    ServiceError,
     Signal,
     Stage,
     TextDelta,
@@ -37,10 +38,29 @@ class OpenAIChat(SSEContract):
     ``length`` they stay open. The deprecated ``delta.function_call`` is one call under the key
     ``function_call``. ``delta.reasoning_content`` (DeepSeek and other OpenAI-compatible servers) is
     reasoning.
+
+    A chunk whose ``choices`` is an empty list carries no text: with ``usage`` it is the usage chunk
+    (OpenAI's ``stream_options.include_usage``). Qwen's OpenAI-compatible mode ends the same way with
+    ``include_usage``, its last chunk's ``choices`` an empty list: so said the April 2025 copy of
+    https://www.alibabacloud.com/help/en/model-studio/stream and the copy of the Chinese page updated
+    2025-02-14, https://help.aliyun.com/zh/model-studio/user-guide/streaming-output-1, which told clients to
+    test ``if chunk.choices:`` (``docs/research/chinese_services.md``). A chunk with no ``choices`` list at
+    all is not a Chat Completions chunk: :class:`Unknown`.
+
+    The same contract judges Zhipu GLM's stream (``open.bigmodel.cn/api/paas/v4/chat/completions``: the
+    same chunks and ``data: [DONE]``), whose documentation adds two finish reasons (the chat completion
+    API reference, https://docs.bigmodel.cn/api-reference/模型-api/对话补全): ``sensitive``, the safety
+    review stopped the answer and the client should judge whether to withdraw what it already showed
+    (a cut answer, ``incomplete``, and a :attr:`withdraw_reasons` reason), and ``network_error``, the
+    model's inference failed (a :class:`ServiceError` of that type at once, whether ``[DONE]`` follows or
+    not). Neither word is one OpenAI sends, so they change nothing for OpenAI's streams.
     """
 
     name = "openai-chat"
     complete_reasons = frozenset({"stop", "tool_calls", "function_call"})
+    withdraw_reasons = frozenset({"sensitive"})
+    #: Finish reasons that report a failure, not the end of an answer: the stream is a service error.
+    failure_reasons = frozenset({"network_error"})
 
     def __init__(self) -> None:
         super().__init__()
@@ -57,7 +77,7 @@ class OpenAIChat(SSEContract):
             return [_error_signal(chunk["error"], "type", "code")]
         choices = chunk.get("choices")
         if not isinstance(choices, list):
-            return [Unknown("no-choices")] if "usage" not in chunk else [Stage("usage")]
+            return [Unknown("no-choices")]
         signals: list[Signal] = []
         for choice in map(_obj, choices):
             if choice.get("index", 0) != 0:  # n > 1: the lessons follow choice 0 only
@@ -83,6 +103,9 @@ class OpenAIChat(SSEContract):
             if reason is not None:
                 self.finish_reason = _str_or_none(reason)
                 signals.append(FinishReason(self.finish_reason or ""))
+                if self.finish_reason in self.failure_reasons:
+                    message = f"the service ended the answer with finish_reason {self.finish_reason}"
+                    signals.append(ServiceError(self.finish_reason, message))
         if not choices and chunk.get("usage") is not None:
             signals.append(Stage("usage"))
         return signals

@@ -4,7 +4,8 @@
 What a call site would otherwise decide by comparing names is a property of the registered class:
 ``framing`` (the name of its framing, :func:`lesson_lib.core.framing.framing`), ``needs_request_id`` (the
 stream answers one JSON-RPC request: ``get_contract`` needs ``request_id``), ``resumable_by_event_id`` (a
-cut stream can be resumed from its last event ID).
+cut stream can be resumed from its last event ID), ``takes_incremental_output`` (the request chose whether
+each event carries new text or the whole text so far: ``get_contract`` takes ``incremental_output``).
 """
 
 from __future__ import annotations
@@ -48,12 +49,16 @@ def contract_class(name: str) -> type[Contract]:
         raise ValueError(f"unknown contract {name!r}; known contracts: {known}") from None
 
 
-def get_contract(name: str, *, request_id: str | int | None = None) -> Contract:
+def get_contract(
+    name: str, *, request_id: str | int | None = None, incremental_output: bool | None = None
+) -> Contract:
     """A fresh contract object for ``name`` (a key of :data:`CONTRACTS`); each stream needs its own.
 
     Raises ``ValueError`` naming the known contracts if ``name`` is not one of them. ``request_id`` (a str
     or an int, the JSON-RPC id of the request the stream answers) is required by the contracts that
-    ``needs_request_id`` (``"mcp"``) and refused by every other contract, by name.
+    ``needs_request_id`` (``"mcp"``) and refused by every other contract, by name. ``incremental_output``
+    (a bool, what the request sent; ``None``: the service's documented default) is taken by the contracts
+    that ``takes_incremental_output`` (``"dashscope"``) and refused by every other one, by name.
     """
     cls = contract_class(name)
     if cls.needs_request_id:
@@ -65,4 +70,13 @@ def get_contract(name: str, *, request_id: str | int | None = None) -> Contract:
     elif request_id is not None:
         needing = ", ".join(sorted(other for other, c in CONTRACTS.items() if c.needs_request_id))
         raise ValueError(f"request_id is only for the {needing} contract, not {name!r}")
-    return cls.for_stream(request_id)
+    if incremental_output is not None:
+        if not isinstance(incremental_output, bool):
+            raise ValueError(
+                "incremental_output must be True, False or None (the request's value); "
+                f"got {incremental_output!r}"
+            )
+        if not cls.takes_incremental_output:
+            taking = ", ".join(sorted(other for other, c in CONTRACTS.items() if c.takes_incremental_output))
+            raise ValueError(f"incremental_output is only for the {taking} contract, not {name!r}")
+    return cls.for_stream(request_id, incremental_output)

@@ -132,4 +132,8 @@ STRINGS = {
     "completion.error.option.and": " and ",
     "completion.error.option.seconds": " seconds",
     "completion.error.option.none": ", or None",
+    "completion.withdraw": (
+        " The service's documentation says this finish reason ({reason}) means its safety review stopped "
+        "the answer: decide whether to withdraw the text already shown, not only mark it provisional."
+    ),
 }

@@ -93,4 +93,8 @@ STRINGS = {
     "completion.error.option.and": " 且 ",
     "completion.error.option.seconds": " 秒",
     "completion.error.option.none": "，或者为 None",
+    "completion.withdraw": (
+        "服务端文档说明，这个结束原因（{reason}）表示安全审核中止了回答：请决定是否撤回已经显示的文本，"
+        "而不只是把它标为临时结果。"
+    ),
 }
