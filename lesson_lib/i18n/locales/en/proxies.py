@@ -5,7 +5,7 @@ STRINGS = {
         "nginx as a reverse proxy with nothing set but proxy_pass: its own defaults apply (proxy_buffering on, proxy_read_timeout 60s, gzip off, proxy_http_version 1.0)."
     ),
     "proxies.nginx.buffering_off": (
-        "nginx with proxy_buffering off: each upstream read is passed on as it arrives, whatever X-Accel-Buffering says (the other defaults stay: proxy_read_timeout 60s, gzip off)."
+        "nginx with proxy_buffering off: each upstream read is passed on as it arrives, unless the upstream turns buffering back on with X-Accel-Buffering: yes (the other defaults stay: proxy_read_timeout 60s, gzip off)."
     ),
     "proxies.nginx.gzip": (
         'nginx compressing text/event-stream: gzip on with gzip_types naming it (a copied "compress everything" block); what that does to a stream is measured in docs/proxy_matrix.md.'
@@ -17,7 +17,7 @@ STRINGS = {
         "nginx with proxy_read_timeout 1s: a silence of 1 s between two upstream reads ends the response (the default is 60 s, shorter than some models take to the first token)."
     ),
     "proxies.nginx.two_hops_gzip": (
-        "Two nginx hops: the client talks to the outer server (@PORT@), which gzips text/event-stream and proxies to the inner one (@PORT2@), which proxies to the upstream. The inner hop honours the upstream's X-Accel-Buffering: no, and does not pass that header on: the outer hop never sees it."
+        "Two nginx hops: the client talks to the outer server, which gzips text/event-stream and proxies to the inner one, which proxies to the upstream. The inner hop honours the upstream's X-Accel-Buffering: no, and does not pass that header on: the outer hop never sees it."
     ),
     "proxies.nginx.gzip_buffering_off": (
         "nginx compressing text/event-stream with proxy_buffering off: gzip on and gzip_types naming it, as in the gzip file, and buffering off for every response."
