@@ -353,3 +353,32 @@ def test_the_checker_grades_each_wrong_solution_as_before(solution, hint):
     assert f"wrong in {wrong} of 66 cases" in result.message, result.message
     assert catalogue("en")[f"checkers.proxy.hint.{hint}"] in result.message
     assert check_which_setting(right).correct
+
+
+@pytest.mark.parametrize("language", ["en", "zh-CN"])
+def test_every_class_a_case_or_the_matrix_holds_has_a_label(language):
+    from lesson_lib.exercises import OBSERVED, class_label
+    from lesson_lib.exercises.proxy_cases import CLASS_WORDS
+    from lesson_lib.teach.proxy_matrix import committed_matrix
+
+    words = {plan for _, _, plan, _ in OBSERVED}
+    for seen in OBSERVED.values():
+        words |= {seen["delivery"], seen["transport"], seen["outcome"]}
+    for row in committed_matrix()["rows"]:
+        words |= {row["upstream"], row["delivery"]} | ({row["backpressure"]} if row["backpressure"] else set())
+    words.discard("completed")  # outcomes are values a learner reads as they are (the glossary keeps them)
+    words -= {"truncated", "timed_out", "cancelled", "service_error"}
+    words.add("no stream")  # what measure_proxy_case says when the status is not 200 (cell 33)
+    set_language(language)
+    try:
+        labels = {word: class_label(word) for word in words}
+        assert set(CLASS_WORDS) >= words
+        if language == "en":
+            assert all(label == word for word, label in labels.items())
+        else:
+            assert all(any("\u4e00" <= c <= "\u9fff" for c in label) for label in labels.values()), labels
+            assert len(set(labels.values())) == len(labels)  # no two classes read alike
+        with pytest.raises(ValueError, match="word must be one of"):
+            class_label("buffered")
+    finally:
+        set_language("en")

@@ -37,4 +37,25 @@ STRINGS = {
     "proxies.mitmproxy.stream_large_bodies_1": (
         "mitmdump with stream_large_bodies 1: a body larger than 1 byte is streamed instead of read whole."
     ),
+    # The class words of lesson 10's proxy cases and matrix (lesson_lib.exercises.class_label).
+    "proxies.class.streamed": "streamed",
+    "proxies.class.at_once": "at once",
+    "proxies.class.cut_after_one_read": "cut after one read",
+    "proxies.class.nothing": "nothing",
+    "proxies.class.clean_end": "clean end",
+    "proxies.class.error": "error",
+    "proxies.class.no_stream": "no stream",
+    "proxies.class.completes": "completes",
+    "proxies.class.drops": "drops",
+    "proxies.class.pauses": "pauses",
+    "proxies.class.pauses_before_first_token": "pauses_before_first_token",
+    "proxies.class.whole": "whole",
+    "proxies.class.cut_in_character": "cut_in_character",
+    "proxies.class.drop": "drop",
+    "proxies.class.stall": "stall",
+    "proxies.class.heartbeats": "heartbeats",
+    "proxies.class.client_leaves": "client_leaves",
+    "proxies.class.slow_reader": "slow_reader",
+    "proxies.class.upstream_paused": "upstream paused",
+    "proxies.class.proxy_buffered": "proxy buffered",
 }

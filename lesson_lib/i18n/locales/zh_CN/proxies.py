@@ -37,4 +37,25 @@ STRINGS = {
     "proxies.mitmproxy.stream_large_bodies_1": (
         "mitmdump 设了 stream_large_bodies 1：大于 1 字节的响应体都按流转发，而不是读完整个再转发。"
     ),
+    # 第 10 课代理用例和矩阵里的类别词（lesson_lib.exercises.class_label）。
+    "proxies.class.streamed": "流式到达",
+    "proxies.class.at_once": "一次到达",
+    "proxies.class.cut_after_one_read": "一次读取后被切断",
+    "proxies.class.nothing": "什么也没收到",
+    "proxies.class.clean_end": "正常结束",
+    "proxies.class.error": "出错",
+    "proxies.class.no_stream": "没有流",
+    "proxies.class.completes": "正常发完",
+    "proxies.class.drops": "中途断开",
+    "proxies.class.pauses": "中途停顿",
+    "proxies.class.pauses_before_first_token": "首 token 前停顿",
+    "proxies.class.whole": "完整发完",
+    "proxies.class.cut_in_character": "切在字符内部",
+    "proxies.class.drop": "断开",
+    "proxies.class.stall": "停滞",
+    "proxies.class.heartbeats": "心跳",
+    "proxies.class.client_leaves": "客户端离开",
+    "proxies.class.slow_reader": "读得慢",
+    "proxies.class.upstream_paused": "上游被暂停",
+    "proxies.class.proxy_buffered": "代理缓冲",
 }
