@@ -27,7 +27,7 @@ from typing import Any
 import httpx
 
 from lesson_lib.captures import load
-from lesson_lib.core.completion import consume
+from lesson_lib.core.completion import Outcome, consume
 from lesson_lib.i18n import text as _text
 from lesson_lib.net import ReplayServer
 from lesson_lib.net.proxies import SETTINGS, Proxy
@@ -192,14 +192,21 @@ CLASS_WORDS = (
 )
 
 
+_OUTCOMES = frozenset(outcome.value for outcome in Outcome)
+
+
 def class_label(word: str) -> str:
-    """``word``, one of :data:`CLASS_WORDS`, as the current language shows it (in English, ``word`` itself).
+    """``word``, one of :data:`CLASS_WORDS`, as the current language shows it (in English, ``word`` itself);
+    an outcome of ``consume`` (``"completed"``, ``"truncated"``...) comes back unchanged, as the glossary
+    keeps the outcomes in both editions.
 
     The cases and the matrix keep the English words (a learner's ``which_setting`` compares them); this is
     for printing them. Raises ``ValueError`` naming ``word`` for any other value, so that a new class
     cannot reach a learner untranslated."""
+    if word in _OUTCOMES:
+        return word
     if word not in CLASS_WORDS:
-        raise ValueError(f"word must be one of {', '.join(CLASS_WORDS)}, not {word!r}")
+        raise ValueError(f"word must be one of {', '.join(CLASS_WORDS)} or an outcome, not {word!r}")
     return _text(f"proxies.class.{word.replace(' ', '_')}")
 
 
