@@ -375,6 +375,7 @@ _CHECKERS = {
     "check_which_setting": "checkers_proxy",
     "CULPRITS": "proxy_cases",
     "OBSERVED": "proxy_cases",
+    "class_label": "proxy_cases",
     "measure_proxy_case": "proxy_cases",
     "exercise_cases": "proxy_cases",
 }

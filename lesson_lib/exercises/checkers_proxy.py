@@ -9,7 +9,8 @@ proxy, comments kept or removed, upstream plan and header; never its answer, nor
 would narrow the answer), what the function said, and a hint chosen from the learner's answer and
 what in the case it missed (reading a comment as a directive, giving the same answer to two cases whose
 captures are equal and whose configurations differ, blaming buffering, compression, a header's path, a
-timeout, the upstream or mitmproxy's option, or trusting what arrived). A hint is chosen without looking at
+timeout, the upstream or mitmproxy's option, naming something of nginx's on a Caddy or mitmproxy case, or
+trusting what arrived). A hint is chosen without looking at
 the case's answer: ``tests/exercises/test_proxy_exercise.py`` checks that each (answer given, hint) pair is
 shown on cases with different right answers, so a table from hints to answers does not pass, and that no
 hint names the answer of a case it is shown on.
@@ -24,7 +25,7 @@ from typing import Any
 
 from ..i18n import text
 from . import Result
-from .checkers_core import NotAttempted, Observed, describe_error, not_attempted, observe, short
+from .checkers_core import NotAttempted, Observed, describe_error, observe, short
 from .proxy_cases import CULPRITS, ProxyCase, exercise_cases, seal
 
 __all__ = ["KEY", "check_which_setting", "hint_name", "wanted"]
@@ -43,6 +44,12 @@ _BY_ANSWER = {
     "stream_large_bodies": "mitmproxy_check",
 }
 
+#: The answers that name something of nginx's (a directive, or what its hops do with X-Accel-Buffering):
+#: given on a case of another proxy, the hint names that proxy (``checkers.proxy.hint.not_nginx_<kind>``).
+_NGINX_ONLY = frozenset(
+    {"proxy_buffering", "gzip_types", "header_lost", "proxy_ignore_headers", "proxy_read_timeout"}
+)
+
 
 def wanted(case: ProxyCase) -> str:
     """The answer the checker wants for ``case`` (the first of its accepted answers), unsealed."""
@@ -57,6 +64,8 @@ def hint_name(case: ProxyCase, given: str, twin_right: bool, config_unread: bool
     choice reads the answer given and the capture, never the case's answer."""
     if case.commented and twin_right:
         return "comment"
+    if given in _NGINX_ONLY and case.kind != "nginx":
+        return f"not_nginx_{case.kind}"
     if config_unread:
         return "config_unread"
     if given == "gzip_types":
@@ -91,6 +100,11 @@ def _same_capture_other_answer(every: list[ProxyCase], answers: list[Observed], 
     return False
 
 
+def _not_attempted() -> Result:
+    # The verdict already says "not yet": the message says what to do, without a second "not attempted".
+    return Result(KEY, False, text("checkers.proxy.not_attempted", what="which_setting"))
+
+
 def check_which_setting(function: Any) -> Result:
     """Grade ``function(config, capture)`` over every case; right only if each case's answer is accepted.
 
@@ -98,14 +112,14 @@ def check_which_setting(function: Any) -> Result:
     ``NotImplementedError`` (or ``...`` in its place) is reported as not attempted.
     """
     if function is Ellipsis:
-        return not_attempted(KEY, "which_setting")
+        return _not_attempted()
     if not callable(function):
         return Result(KEY, False, text("checkers.proxy.not_callable", got=short(function)))
     every = exercise_cases()
     try:
         answers = [_answer(function, case) for case in every]
     except NotAttempted:
-        return not_attempted(KEY, "which_setting")
+        return _not_attempted()
     right = {
         (*case.key, case.commented): not seen.raised and case.accepts(seen.value)
         for case, seen in zip(every, answers, strict=True)

@@ -27,7 +27,8 @@ from typing import Any
 import httpx
 
 from lesson_lib.captures import load
-from lesson_lib.core.completion import consume
+from lesson_lib.core.completion import Outcome, consume
+from lesson_lib.i18n import text as _text
 from lesson_lib.net import ReplayServer
 from lesson_lib.net.proxies import SETTINGS, Proxy
 
@@ -36,6 +37,7 @@ __all__ = [
     "OBSERVED",
     "PLANS",
     "ProxyCase",
+    "class_label",
     "exercise_cases",
     "measure_proxy_case",
     "strip_comments",
@@ -164,6 +166,48 @@ _SEALED: dict[_Key, tuple[str, ...]] = {
     ('mitmproxy', 'stream_large_bodies_1', 'completes', 'no'): ('7cdeb642831bcdf2',),
     ('mitmproxy', 'stream_large_bodies_1', 'drops', 'no'): ('3daef3e64687c1e9',),
 }
+
+
+#: The class words :func:`class_label` knows: the cases' delivery and transport classes, their plans and the
+#: outcome ``"no stream"`` (no 200, so nothing for the contract to judge), and the committed matrix's
+#: upstreams and backpressure classes (:mod:`lesson_lib.teach.proxy_matrix`).
+CLASS_WORDS = (
+    "streamed",
+    "at once",
+    "cut after one read",
+    "nothing",
+    "clean end",
+    "error",
+    "no stream",
+    *PLANS,
+    "whole",
+    "cut_in_character",
+    "drop",
+    "stall",
+    "heartbeats",
+    "client_leaves",
+    "slow_reader",
+    "upstream paused",
+    "proxy buffered",
+)
+
+
+_OUTCOMES = frozenset(outcome.value for outcome in Outcome)
+
+
+def class_label(word: str) -> str:
+    """``word``, one of :data:`CLASS_WORDS`, as the current language shows it (in English, ``word`` itself);
+    an outcome of ``consume`` (``"completed"``, ``"truncated"``...) comes back unchanged, as the glossary
+    keeps the outcomes in both editions.
+
+    The cases and the matrix keep the English words (a learner's ``which_setting`` compares them); this is
+    for printing them. Raises ``ValueError`` naming ``word`` for any other value, so that a new class
+    cannot reach a learner untranslated."""
+    if word in _OUTCOMES:
+        return word
+    if word not in CLASS_WORDS:
+        raise ValueError(f"word must be one of {', '.join(CLASS_WORDS)} or an outcome, not {word!r}")
+    return _text(f"proxies.class.{word.replace(' ', '_')}")
 
 
 def seal(key: tuple[str, str, str, str | None], answer: str) -> str:

@@ -14,9 +14,10 @@ Server-Sent Events:
   the upstream cannot forge the verdict. The headers are those a stream needs:
   ``Content-Type: text/event-stream; charset=utf-8``, ``Cache-Control: no-cache``, ``X-Accel-Buffering:
   no`` (a buffering proxy such as nginx passes it on at once), and no compression (no ``Content-Encoding``:
-  a compressor holds bytes back until its block fills);
+  a compressor keeps bytes until it has enough to write, unless it is made to flush);
 * an upstream that fails still ends in that outcome event: refused connection, an error status or a
-  compressed body give ``"outcome": "upstream_failed"`` (``error.kind`` names it, ``error.status`` the
+  content coding that lesson_lib does not undo (``br``, ``zstd``: gzip and deflate are inflated) give
+  ``"outcome": "upstream_failed"`` (``error.kind`` names it, ``error.status`` the
   status); a drop, a cut or a timeout give the :class:`~lesson_lib.core.completion.StreamResult` outcome
   (``truncated``, ``timed_out``...). The browser is never left with a page that hangs or a stream that just
   stops;

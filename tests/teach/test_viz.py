@@ -281,3 +281,13 @@ def test_the_course_map_shows_the_five_boundaries_deterministically():
     assert list(BOUNDARIES) == ["chunk", "character", "line", "event", "value", "completion"]
     assert [name for name, _, _ in boundary_texts()] == list(BOUNDARIES)  # English: named as in the code
     assert viz.figure_png(fig) == viz.figure_png(draw_boundaries())
+
+
+def test_pad_lines_up_chinese_and_english_by_display_columns():
+    assert viz.display_width("没有代理") == 8 and viz.display_width("nginx") == 5
+    assert viz.display_width("e\u0301") == 1  # a combining mark takes no column
+    assert viz.display_width("：") == 2  # full-width punctuation
+    assert viz.pad("没有代理", 12) == "没有代理    " and viz.pad("nginx", 12) == "nginx       "
+    padded = [viz.pad("没有代理", 32), viz.pad("nginx defaults", 32)]
+    assert [viz.display_width(text) for text in padded] == [32, 32]
+    assert viz.pad("too wide already", 4) == "too wide already"

@@ -32,9 +32,11 @@ from .glyphs import (
     PREFERRED_FAMILIES,
     _reset_font_caches,
     chunk_text,
+    display_width,
     drawable,
     glyph_font,
     glyph_label,
+    pad,
     visible_text,
 )
 from .layers import (
@@ -79,6 +81,7 @@ __all__ = [
     "chunk_text",
     "column_header",
     "default_columns",
+    "display_width",
     "draw_byte_strip",
     "draw_clock_timeline",
     "draw_layers",
@@ -93,6 +96,7 @@ __all__ = [
     "outcome_map_layout",
     "outcome_ranges",
     "outcome_text",
+    "pad",
     "show",
     "sse_close_state",
     "sse_layer_rows",

@@ -230,3 +230,20 @@ def _fit(text: str, width_chars: int) -> str:
         out.append(ch)
         columns += w
     return "".join(out)
+
+
+def display_width(text: str) -> int:
+    """The columns ``text`` takes in a monospaced terminal or notebook output: two for a wide or full-width
+    character (CJK, full-width punctuation), none for a combining mark, one for anything else."""
+    width = 0
+    for ch in text:
+        if unicodedata.combining(ch):
+            continue
+        width += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return width
+
+
+def pad(text: str, width: int) -> str:
+    """``text`` followed by spaces up to ``width`` display columns (:func:`display_width`), so that columns of
+    Chinese and English line up; unchanged when it is already that wide or wider."""
+    return text + " " * max(0, width - display_width(text))

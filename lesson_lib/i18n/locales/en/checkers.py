@@ -614,6 +614,9 @@ STRINGS = {
     "checkers.proxy.header.no": "sends X-Accel-Buffering: no",
     "checkers.proxy.header.absent": "sends no X-Accel-Buffering",
     "checkers.proxy.where": "case {number} of {total} ({case})",
+    "checkers.proxy.not_attempted": (
+        "{what} still raises NotImplementedError: write your code in its place and run this cell again."
+    ),
     "checkers.proxy.not_callable": "which_setting must be a function of (config, capture) that returns a str, got {got}",
     "checkers.proxy.raised": (
         "{where}: your function raised {error}. Hint: every case gives a str and a dict with the same keys; "
@@ -630,8 +633,9 @@ STRINGS = {
         "Which of your checks reads a comment line?"
     ),
     "checkers.proxy.hint.config_unread": (
-        "another case has exactly this capture and a different configuration, and your answer is right "
-        "there, not here. The capture alone does not decide: read the configuration's directives."
+        "another case has exactly this capture and a different configuration, and the two need different "
+        "answers, yet your function gave both the same one: it answered from the capture alone. Read this "
+        "configuration's directives."
     ),
     "checkers.proxy.hint.buffering": (
         "in section 8's measurements, nginx's buffering alone (proxy_buffering on, its default) still passed "
@@ -664,6 +668,17 @@ STRINGS = {
         "something did break this stream: compare what arrived (reads, encoding, how the transport ended, "
         "what the contract concluded; a clean end is not a finished answer) with what the upstream did, then "
         "with what each directive of this configuration does."
+    ),
+    "checkers.proxy.hint.not_nginx_caddy": (
+        "this proxy is Caddy, and your answer names something of nginx's (one of its directives, or what "
+        "nginx hops do with X-Accel-Buffering): a Caddyfile has no such directive, and Caddy passes the "
+        "header on. Read what this Caddyfile sets, then compare what arrived with what the upstream did."
+    ),
+    "checkers.proxy.hint.not_nginx_mitmproxy": (
+        "this proxy is mitmproxy, and your answer names something of nginx's (one of its directives, or what "
+        "nginx hops do with X-Accel-Buffering): mitmproxy's options are its own, and it passes the header on. "
+        "Which of its options does this configuration set, and what does mitmproxy do with a response when "
+        "it is not set? Then compare what arrived with what the upstream did."
     ),
     "checkers.proxy.hint.mitmproxy_check": (
         "which proxy is this, and which of its options does this configuration set? Then compare how the "

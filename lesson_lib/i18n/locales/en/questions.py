@@ -234,7 +234,7 @@ STRINGS = {
     "questions.09.surrogate.hints.B": "Nothing is decoded per fragment, so nothing is replaced.",
     "questions.09.surrogate.explanation": "🚀: the fragments are joined as text first, so the pair is whole when the JSON is parsed.",
     # 10.eventsource
-    "questions.10.eventsource.prompt": "Which of these can a browser's EventSource do? A) send a POST body with the prompt; B) decode a character cut across two reads; C) send an Authorization header; D) tell a clean end of body from a finished answer",
+    "questions.10.eventsource.prompt": "Which one of these can a browser's EventSource do? A) send a POST body with the prompt; B) decode a character cut across two reads; C) send an Authorization header; D) tell a clean end of body from a finished answer",
     "questions.10.eventsource.hint": "Its constructor takes a URL and one option. What is left for it to do well?",
     "questions.10.eventsource.hints.A": "new EventSource(url, {{withCredentials}}) has nowhere to put a body, and it only sends GET.",
     "questions.10.eventsource.hints.C": "Only cookies (withCredentials) go with it; a page that needs a token header uses fetch.",

@@ -7,8 +7,7 @@ STRINGS = {
     "relay.variant.correct": "strict UTF-8, lines and events across reads; one event per upstream unit; the "
     "outcome last",
     "relay.variant.per-chunk-decode": "decodes each upstream read alone, lossily (errors='replace'): U+FFFD "
-    "where a read ends inside a character (api7/aisix 111, librefang 3448, musistudio/claude-code-router PR "
-    "1672)",
+    "where a read ends inside a character (api7/aisix 111, musistudio/claude-code-router PR 1672)",
     "relay.variant.regex-split": "splits each read on a regex for a blank line, with no buffer carried between "
     "reads: an event cut across reads is broken (the line-level form of this bug: pickle-com/glass PR 228)",
     "relay.variant.raw-rewrite": "forwards each upstream read as it came, rewriting text inside the raw read: a "

@@ -299,6 +299,7 @@ STRINGS = {
     "checkers.proxy.header.no": "发送了 X-Accel-Buffering: no",
     "checkers.proxy.header.absent": "没有发送 X-Accel-Buffering",
     "checkers.proxy.where": "第 {number} 个用例，共 {total} 个（{case}）",
+    "checkers.proxy.not_attempted": "{what} 仍然抛出 NotImplementedError：用你的代码替换掉那行 raise，再运行这个单元格。",
     "checkers.proxy.not_callable": "which_setting 应该是一个接收 (config, capture)、返回 str 的函数，实际得到 {got}",
     "checkers.proxy.raised": (
         "{where}：你的函数抛出了 {error}。提示：每个用例给的都是一个 str 和一个键相同的 dict，你的代码没料到其中哪一项？"
@@ -310,8 +311,8 @@ STRINGS = {
         "同一份配置去掉注释后你答对了：注释不是指令。你的哪条判断读到了注释行？"
     ),
     "checkers.proxy.hint.config_unread": (
-        "另一个用例的抓包和这个完全相同，配置却不同；你的答案在那里是对的，在这里不对。"
-        "只看抓包决定不了：去读配置里的指令。"
+        "另一个用例的抓包和这个完全相同，配置却不同，两者要的答案也不同，你的函数却给了同一个答案："
+        "它只看了抓包。去读这份配置里的指令。"
     ),
     "checkers.proxy.hint.buffering": (
         "在第 8 节的测量里，只开着 nginx 的缓冲（proxy_buffering on，它的默认值）时，小块数据照样随到随发："
@@ -336,8 +337,18 @@ STRINGS = {
         "先别怪上游，读一读它做了什么（抓包里 upstream 那部分）：是它关掉了连接，还是它和客户端之间的某个东西切断或扣住了流？"
     ),
     "checkers.proxy.hint.none_wrong": (
-        "这个流确实坏了：把收到的结果（读取次数、编码、传输怎样结束、契约的判定；干净的结束不等于回答完成）"
+        "这个流确实坏了：把收到的结果（读取次数、编码、传输怎样结束、契约的判定；传输正常结束不等于回答完成）"
         "和上游做了什么对照，再和这份配置的每条指令会做什么对照。"
+    ),
+    "checkers.proxy.hint.not_nginx_caddy": (
+        "这个代理是 Caddy，而你的答案说的是 nginx 的东西（它的某条指令，或者多层 nginx 怎样处理 X-Accel-Buffering）："
+        "Caddyfile 里没有这样的指令，Caddy 也会把这个头转发下去。读一读这份 Caddyfile 设置了什么，"
+        "再把收到的结果和上游做了什么比一比。"
+    ),
+    "checkers.proxy.hint.not_nginx_mitmproxy": (
+        "这个代理是 mitmproxy，而你的答案说的是 nginx 的东西（它的某条指令，或者多层 nginx 怎样处理 X-Accel-Buffering）："
+        "mitmproxy 有它自己的选项，也会把这个头转发下去。这份配置设置了它的哪个选项？没设置时 mitmproxy 怎样处理一个响应？"
+        "再把收到的结果和上游做了什么比一比。"
     ),
     "checkers.proxy.hint.mitmproxy_check": (
         "这是哪种代理？这份配置设置了它的哪些选项？再把回答到达的方式和上游做了什么比一比。"

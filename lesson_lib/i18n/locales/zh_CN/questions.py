@@ -235,7 +235,7 @@ STRINGS = {
     "questions.09.surrogate.hints.B": "这里没有按片段解码，所以也就没有字符被替换。",
     "questions.09.surrogate.explanation": "🚀：片段先作为文本拼接起来，所以解析 JSON 时这对代理项已经是完整的。",
     # 10.eventsource
-    "questions.10.eventsource.prompt": "浏览器的 EventSource 能做到下面哪件事？A) 用 POST 请求体发送提示词；B) 正确解码一个被切在两次读取之间的字符；C) 发送 Authorization 头；D) 区分响应体正常结束和回答已完成",
+    "questions.10.eventsource.prompt": "浏览器的 EventSource 能做到下面哪件事？A) 用 POST 请求体发送提示词；B) 解码一个跨两次读取被切开的字符；C) 发送 Authorization 头；D) 区分响应体正常结束和回答已完成",
     "questions.10.eventsource.hint": "它的构造函数只接受一个 URL 和一个选项。这样看，它还能做好哪件事？",
     "questions.10.eventsource.hints.A": "new EventSource(url, {{withCredentials}}) 没有地方放请求体，而且它只发送 GET。",
     "questions.10.eventsource.hints.C": "它只能带上 cookie（withCredentials）；需要在请求头里带 token 的页面得改用 fetch。",
@@ -247,12 +247,12 @@ STRINGS = {
     "questions.10.cancel.hints.A": "中继还在从上游读取：在上游看来，读取方一切正常。",
     "questions.10.cancel.hints.C": "上游一直在发送，所以它的空闲超时永远不会触发。",
     "questions.10.cancel.hints.B": "任务还在读取，这些对象都还被引用着，不会被当作垃圾回收。",
-    "questions.10.cancel.explanation": "D：ASGI 服务器通知应用客户端已断开；中继取消管道（pipeline）所在的任务，异步读取器在被取消时关闭上游响应，整个过程不到一秒。",
+    "questions.10.cancel.explanation": "D：ASGI 服务器通知应用客户端已断开；中继取消运行处理流程的那个任务，异步读取器在被取消时关闭上游响应，整个过程不到一秒。",
     # 10.invented
     "questions.10.invented.prompt": "上游在回答中途断开；invent-finish 中继随后自行发出了 finish_reason 为 stop 的事件和 [DONE]。consume() 根据转发过来的事件会得出什么判定结果？A) completed；B) truncated；C) incomplete；D) service_error",
     "questions.10.invented.hint": "consume() 只能看到交给它的字节。这些字节里有断开的迹象吗？",
     "questions.10.invented.hints.B": "那是上游实际发生的事。consume() 只根据转发来的字节做判断：看看它们是怎么结束的，再想想它能从中看出什么。",
-    "questions.10.invented.hints.C": "发出的是哪个 finish reason？它表示回答被截断了吗？",
+    "questions.10.invented.hints.C": "发出的是哪个结束原因？它表示回答被截断了吗？",
     "questions.10.invented.explanation": "completed：在下游看来，伪造的终止信号和真实的无法区分。只有网关知道真相；正确实现的网关会在它的 outcome 事件里报告 truncated。",
     # 10.header_hop
     "questions.10.header_hop.prompt": "上游发送 X-Accel-Buffering: no，以及 126 块、每块 40 字节、间隔 20 毫秒的数据，经过两层 nginx：内层遵守这个头，外层对 text/event-stream 做 gzip。接受 gzip 的客户端要读几次才能拿到整个回答？",
@@ -265,7 +265,7 @@ STRINGS = {
     "questions.10.caddy_drop.hint": "第 8 节测过：把 Caddy 断开那一行的传输列和 nginx 的比一比。",
     "questions.10.caddy_drop.hints.A": "那是 nginx 的客户端收到的。Caddy 的也测过：它的响应体是怎么结束的？",
     "questions.10.caddy_drop.hints.B": "没有内容的 502 是 mitmproxy 缓冲整个响应体时的结果。Caddy 是流式转发的：客户端已经拿到了什么？又是怎么结束的？",
-    "questions.10.caddy_drop.explanation": "D：上游中止后，Caddy 会干净地结束响应，所以只有契约（没有 [DONE]，没有 finish reason）能看出回答被截断了。",
+    "questions.10.caddy_drop.explanation": "D：上游中止后，Caddy 会正常结束响应，所以只有契约（没有 [DONE]，没有结束原因）能看出回答被截断了。",
     # 11.exit_status
     "questions.11.exit_status.prompt": "一个 OpenAI Chat 流保存下来的响应体，恰好在 finish_reason 为 \"stop\" 的那个事件之后、data: [DONE] 之前结束：回答的文本全都在。boundary-lab diagnose 对它给出哪个退出状态？A) 0；B) 1；C) 2",
     "questions.11.exit_status.hint": "这个命令能把这份输入当作一个流来读吗？如果能，这些字节证明回答完整了吗？",
