@@ -7,6 +7,7 @@ client's disconnect go through real sockets: a ReplayServer upstream, the uvicor
 
 from __future__ import annotations
 
+import http.server
 import json
 import socket
 import threading
@@ -348,6 +349,42 @@ def test_an_upstream_that_fails_reaches_the_client_as_an_outcome_event() -> None
     ) as relay:
         outcome = read_relay(relay.stream_url()).outcome
         assert outcome["outcome"] == "timed_out" and outcome["error"]["kind"] == "idle_timeout"
+
+
+class _CodedUpstream(http.server.BaseHTTPRequestHandler):
+    """An upstream answering 200 with an SSE body labelled in a coding lesson_lib does not undo."""
+
+    coding = "br"
+
+    def do_GET(self) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Content-Encoding", self.coding)
+        self.send_header("Content-Length", str(len(SHORT)))
+        self.end_headers()
+        self.wfile.write(SHORT)
+
+    do_POST = do_GET
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.mark.parametrize("coding", ["br", "zstd"])
+def test_a_body_in_a_coding_lesson_lib_does_not_undo_is_upstream_failed(coding: str) -> None:
+    handler = type("Handler", (_CodedUpstream,), {"coding": coding})
+    with http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler) as upstream:
+        thread = threading.Thread(target=upstream.serve_forever, daemon=True)
+        thread.start()
+        try:
+            url = f"http://127.0.0.1:{upstream.server_address[1]}"
+            with RelayServer(url, "openai-chat") as relay:
+                reply = read_relay(relay.stream_url())
+        finally:
+            upstream.shutdown()
+    assert reply.outcome["outcome"] == "upstream_failed", reply.outcome
+    assert reply.outcome["error"]["kind"] == "ContentEncodingError", reply.outcome
+    assert reply.events == []  # nothing of the undecoded body was passed on
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,7 @@ STRINGS = {
     "relay.variant.raw-rewrite": "上游每次读取原样转发，在原始读取里改写文本：跨读取的匹配会漏掉，"
     "客户端拿到的是上游的切分，包括切在字符中间的",
     "relay.variant.drop-terminal": "转发事件，却吞掉服务的终止事件，也不发 outcome：客户端只看到响应体"
-    "恰好在事件边界处结束",
+    "正常结束",
     "relay.variant.invent-finish": "把被截断的上游报告为已结束：补上一个结束原因为 'stop' 的终止事件，"
     "并报告 completed（BerriAI/litellm issue 33404：上游连接被重置，变成了 finish_reason stop 和 [DONE]）",
     "relay.variant.no-disconnect": "与 correct 相同的处理流程，但没有人监听客户端断开：客户端走后，上游请求照样运行到结束"
