@@ -32,7 +32,8 @@ Server-Sent Events:
   stream pauses the transport between reads), so TCP flow control pauses the upstream. What the relay holds
   that no send has taken is one upstream read (at most 64 KiB, httpcore's read size; a gzip or deflate
   read inflates to at most :data:`~lesson_lib.core.inflate.MAX_INFLATED_READ` bytes, or the stream fails at
-  the limit) plus the unit it has not completed (bounded by lesson_lib's line and event limits); :attr:`RelayServer.max_held` measures it. The rest of the upstream's lead is in the kernel's socket
+  the limit) plus the unit it has not completed (bounded by lesson_lib's line and event limits);
+  :attr:`RelayServer.max_held` measures it. The rest of the upstream's lead is in the kernel's socket
   buffers, on loopback up to the ``tcp_rmem`` and ``tcp_wmem`` maxima
   (``tests/net/test_relay_backpressure.py``, ``benchmarks/relay_backpressure.py``);
 * a client that stops reading is given up: when one send has waited ``client_stall_timeout`` seconds (default
