@@ -190,6 +190,7 @@ class Sampler:
     peak_cgroups: int = 0
     peak_hub: int = 0
     samples: int = 0
+    cpu_by_pid: dict[int, float] = field(default_factory=dict)  # the run's processes' CPU seconds, last seen
     _stop: threading.Event = field(default_factory=threading.Event)
     _thread: threading.Thread | None = None
 
@@ -206,7 +207,29 @@ class Sampler:
                 used = sum(self.controller.usage(name) or 0 for name in self.learners)
                 self.peak_cgroups = max(self.peak_cgroups, used)
             self.peak_hub = max(self.peak_hub, hub_rss(self.hub_pid, users))
+            if self.samples % 4 == 0:
+                self._note_cpu(users)
             self.samples += 1
+
+    def _note_cpu(self, users: set[str]) -> None:
+        """Record the CPU time of every process of the run (the hub's and the learners'), once a second: a
+        process that ends loses at most its last second."""
+        import psutil
+
+        try:
+            top = psutil.Process(self.hub_pid)
+            ours = {top.pid, *(child.pid for child in top.children(recursive=True))}
+        except psutil.Error:
+            ours = set()
+        for proc in psutil.process_iter(["username"]):
+            if proc.pid in ours or proc.info["username"] in users:
+                with contextlib.suppress(psutil.Error):
+                    times = proc.cpu_times()
+                    self.cpu_by_pid[proc.pid] = times.user + times.system
+
+    @property
+    def cpu_seconds(self) -> float:
+        return sum(self.cpu_by_pid.values())
 
     def stop(self) -> None:
         self._stop.set()
@@ -343,13 +366,15 @@ def run(config: Config) -> dict[str, Any]:
         hub_idle_rss = hub_rss(room.process.pid, set(names))
         sampler = Sampler(controller, names, room.process.pid).start()
         barrier = threading.Barrier(len(names))
-        busy_before, wall_before = busy_cpu_seconds(), time.monotonic()
+        busy_before, wall_before, own_before = busy_cpu_seconds(), time.monotonic(), _own_cpu()
         with ThreadPoolExecutor(max_workers=len(names)) as pool:
             futures = [pool.submit(run_learner, room.url, name, room.passwords[name], controller,
                                    config.cell_timeout, barrier) for name in names]
             results = [future.result() for future in futures]
-        wall, busy = time.monotonic() - wall_before, busy_cpu_seconds() - busy_before
         sampler.stop()
+        wall, busy = time.monotonic() - wall_before, busy_cpu_seconds() - busy_before
+        clients_cpu = _own_cpu() - own_before
+        hub_cpu = sampler.cpu_seconds
     finally:
         room.stop()
         for name in names:
@@ -372,6 +397,8 @@ def run(config: Config) -> dict[str, Any]:
         "prepare_seconds": round(prepare_seconds, 1),
         "wall_seconds": round(wall, 1),
         "busy_cpu_seconds": round(busy, 1),
+        "run_cpu_seconds": {"hub_and_learners": round(hub_cpu, 1), "clients": round(clients_cpu, 1),
+                            "other_processes": round(max(0.0, busy - hub_cpu - clients_cpu), 1)},
         "to_first_cell": summary(firsts),
         "to_end": summary(ends),
         "failures": [f"{r.learner}: {f}" for r in results for f in r.failures],
@@ -388,13 +415,19 @@ def run(config: Config) -> dict[str, Any]:
     }
 
 
+def _own_cpu() -> float:
+    """CPU seconds of this process (the simulated learners' threads and the sampler)."""
+    times = os.times()
+    return times.user + times.system
+
+
 def _commit() -> str:
     try:
         commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
                                 text=True, check=True).stdout.strip()
         dirty = subprocess.run(["git", "status", "--porcelain", "--", "lesson_lib", "tools", "benchmarks",
-                                "notebooks", "requirements.txt"], cwd=ROOT, capture_output=True, text=True,
-                               check=True).stdout.strip()
+                                ":!benchmarks/results", "notebooks", "requirements.txt"], cwd=ROOT,
+                               capture_output=True, text=True, check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
     return commit + (" (with uncommitted changes)" if dirty else "")
@@ -447,6 +480,14 @@ def _mib(size: float | None) -> str:
     return "-" if size is None else f"{size / MIB:.0f} MiB"
 
 
+def _cpu(run: dict[str, Any]) -> str:
+    own = run.get("run_cpu_seconds")
+    if own is None:
+        return f"{run['busy_cpu_seconds']} s"
+    return (f"{run['busy_cpu_seconds']} / {own['hub_and_learners']} / {own['clients']} / "
+            f"{own['other_processes']} s")
+
+
 def render(runs: dict[str, Any]) -> str:
     """``hub_load.md``: one table of the runs, what else ran, and the sizing table when both 10 and 20 ran."""
     ordered = [runs[k] for k in sorted(runs, key=int)]
@@ -463,7 +504,8 @@ def render(runs: dict[str, Any]) -> str:
               "of each learner's login.", ""]
     header = ["learners", "commit", "login -> first cell p50 / p95 / max", "login -> end p50 / p95 / max",
               "failures", "peak per learner p50 / max", "cgroups' sum at peak", "machine used: before / hub "
-              "idle / peak", "hub's own RSS peak", "last learner done", "busy CPU"]
+              "idle / peak", "hub's own RSS peak", "last learner done",
+              "busy CPU: all / hub and learners / clients / other processes"]
     rows = []
     for r in ordered:
         f, e, peak = r["to_first_cell"], r["to_end"], r["peak_per_learner_bytes"]
@@ -472,7 +514,7 @@ def render(runs: dict[str, Any]) -> str:
                      f"{e['p50']} / {e['p95']} / {e['max']} s", str(len(r["failures"])),
                      f"{_mib(peak['p50'])} / {_mib(peak['max'])}", _mib(r["peak_cgroups_sum_bytes"]),
                      " / ".join(used), _mib(r["hub_rss_peak_bytes"]), f"{e['max']} s",
-                     f"{r['busy_cpu_seconds']} s"])
+                     _cpu(r)])
     lines += [*_table(header, rows, "l"), ""]
     for r in ordered:
         lines.append(f"- {r['learners']} learners: load average at the start "
@@ -491,6 +533,13 @@ def render(runs: dict[str, Any]) -> str:
                   f"({runs['10']['machine']['cores']} cores x the extra time the last of 20 learners took "
                   "over the last of 10, per extra learner); N learners who start together finish as soon as "
                   f"10 did here ({target} s) with N x that / {target} s cores, rounded up.", ""]
+        for key in ("10", "20"):
+            own = runs[key].get("run_cpu_seconds")
+            if own is not None:
+                per = (own["hub_and_learners"] + own["clients"]) / int(key)
+                lines += [f"- Cross-check, {key} learners: the run's own processes (hub, servers, kernels, "
+                          f"clients) used {per:.1f} CPU seconds per learner; other processes "
+                          f"{own['other_processes']} s in all.", ""]
         lines += _table(["learners", "memory", "cores"],
                         [[str(s.learners), f"{s.memory_gib:g} GiB", str(s.cores)] for s in sizing_rows(runs)])
         lines.append("")
