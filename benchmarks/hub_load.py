@@ -54,7 +54,9 @@ from .harness import markdown_table as _table
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
 JSON_NAME, MD_NAME = "hub_load.json", "hub_load.md"
-DEFAULT_HUB_ROOT = Path(os.environ.get("BOUNDARY_LAB_HUB_TEST_ROOT", "/srv/boundary-lab-hub-tests"))
+#: Its own hub root, not tests/hub's: two hubs on one root share its database, and a hub that stops
+#: stops every server in it (``cleanup_servers``), another hub's learners' too (seen in a run at 20).
+DEFAULT_HUB_ROOT = Path("/srv/boundary-lab-hub-load")
 PREFIX = "blload"  # the accounts this benchmark makes (and removes)
 LESSON_01 = "notebooks/01_chunks_are_not_characters.ipynb"
 CAPTURE = "openai-chat/completed"
@@ -159,6 +161,17 @@ def other_processes(exclude_users: set[str], limit: int = 8) -> list[str]:
             seen.append((proc.cpu_percent(None), proc.info["name"] or "?"))
     seen.sort(reverse=True)
     return [f"{name} {cpu:.0f}%" for cpu, name in seen[:limit] if cpu >= 1.0]
+
+
+def hub_running_from(root: Path) -> int | None:
+    """The pid of a JupyterHub running with ``root``'s configuration, or None."""
+    import psutil
+
+    config = str(root / "config" / "jupyterhub_config.py")
+    for proc in psutil.process_iter(["cmdline"]):
+        if config in (proc.info["cmdline"] or []):
+            return int(proc.pid)
+    return None
 
 
 def hub_rss(pid: int, learner_users: set[str]) -> int:
@@ -347,6 +360,10 @@ def run(config: Config) -> dict[str, Any]:
     from classroom.server import Classroom, Settings
 
     names = accounts.parse_learners(str(config.learners), prefix=PREFIX)
+    other = hub_running_from(config.hub_root)
+    if other is not None:
+        raise RuntimeError(f"a hub already runs from {config.hub_root} (pid {other}): two hubs on one root "
+                           "share its database and stop each other's servers; wait for it or use --root")
     settings = Settings(checkout=ROOT, learners=names, root=config.hub_root, memory_mib=config.memory_mib,
                         cull_timeout=7200, cull_every=300, activity_interval=60)
     room = Classroom(settings)
