@@ -367,7 +367,7 @@ def run(config: Config) -> dict[str, Any]:
     settings = Settings(checkout=ROOT, learners=names, root=config.hub_root, memory_mib=config.memory_mib,
                         cull_timeout=7200, cull_every=300, activity_interval=60)
     room = Classroom(settings)
-    environment_before = environment()
+    environment_before, commit = environment(), _commit()  # what ran: the code as it was at the start
     others = other_processes(set(names))
     used_before_hub = machine_used()
     results: list[LearnerResult] = []
@@ -406,7 +406,7 @@ def run(config: Config) -> dict[str, Any]:
     return {
         "learners": config.learners,
         "environment": environment_before,
-        "commit": _commit(),
+        "commit": commit,
         "machine": {"cores": os.cpu_count(), "mem_total_bytes": mem_total()},
         "other_processes_at_start": others,
         "memory_limit_mib": config.memory_mib,
@@ -490,6 +490,19 @@ def sizing(runs: dict[str, Any], learners: int) -> Sizing:
 
 def sizing_rows(runs: dict[str, Any]) -> list[Sizing]:
     return [sizing(runs, n) for n in SIZING_ROWS]
+
+
+def z2jh_resources(runs: dict[str, Any]) -> dict[str, Any]:
+    """``singleuser``'s memory and cpu for hub/z2jh-values.yaml, from the runs: the memory guarantee is the
+    highest per-learner peak rounded up to 64 MiB, the limit the one the runs held under (no learner was
+    killed); the cpu guarantee is one learner's share at the sizing's pace (core-seconds per learner / the
+    10-learner run's time), rounded up to 0.05 core; the cpu limit is one core (a kernel runs one cell at a
+    time, on one core; a choice, not a measurement)."""
+    guarantee_mib = math.ceil(per_learner_bytes(runs) / MIB / 64) * 64
+    limit_mib = min(int(r["memory_limit_mib"]) for r in runs.values())
+    share = core_seconds_per_learner(runs) / float(runs["10"]["to_end"]["max"])
+    return {"memory": {"guarantee": f"{guarantee_mib}M", "limit": f"{limit_mib}M"},
+            "cpu": {"guarantee": math.ceil(share * 20 - 1e-9) / 20, "limit": 1.0}}
 
 
 # -- the report --------------------------------------------------------------------------------------------
