@@ -45,8 +45,9 @@ class PortPool:
     LocalProcessSpawner asks the kernel for a free port (bind to port 0, close) and the server binds it
     seconds later; meanwhile anything else binding port 0 on the machine (a relay in a kernel, a test's
     server) can get it, and the hub then takes that program for the learner's server (seen in
-    benchmarks/hub_load.py at 10 learners: "Single-user server has no version header", then a 503). Ports
-    from this range are never handed out for port 0; the pool also never gives one port to two servers."""
+    benchmarks/hub_load.py at 10 learners: "Single-user server has no version header", then a 503). The
+    kernel does not hand out ports of this range for port 0 while its ephemeral range starts above it; the
+    pool gives a port to one server at a time."""
 
     def __init__(self, low: int, high: int) -> None:
         if not 1024 <= low < high <= 65536:
