@@ -76,15 +76,18 @@ WHEELHOUSE_NPM ?= hub
 wheelhouse: $(STAMP)
 	$(BIN)/python tools/wheelhouse.py --out $(WHEELHOUSE) --npm $(WHEELHOUSE_NPM)
 
-# The classroom hub (issue 28): `make hub LEARNERS=3` or `LEARNERS=alice,bob` [PORT=8000] [HUB_ROOT=...], as
-# root. tools/hub.py checks the arguments first (before anything is written), then npm ci installs the pinned
-# configurable-http-proxy in hub/, then tools/hub.py makes the hub root, one OS account per learner and
-# runs JupyterHub until Ctrl-C (docs/instructor.md, "A classroom hub").
+# The classroom hub (issue 28): `make hub LEARNERS=3` or `LEARNERS=alice,bob` [PORT=8000] [HUB_ROOT=...]
+# [PROGRESS=1: the learners' progress records on], as root. tools/hub.py checks the arguments first (before
+# anything is written), then npm ci installs the pinned configurable-http-proxy in hub/, then tools/hub.py
+# makes the hub root, one OS account per learner and runs JupyterHub until Ctrl-C (docs/instructor.md, "A
+# classroom hub").
 LEARNERS ?=
 PORT ?= 0
 HUB_ROOT ?= /srv/boundary-lab-hub
+PROGRESS ?=
+HUB_OPTIONS = --learners "$(LEARNERS)" --port "$(PORT)" --root "$(HUB_ROOT)" $(if $(PROGRESS),--progress)
 .PHONY: hub
 hub: $(STAMP)
-	$(BIN)/python tools/hub.py --check --learners "$(LEARNERS)" --port "$(PORT)" --root "$(HUB_ROOT)"
+	$(BIN)/python tools/hub.py --check $(HUB_OPTIONS)
 	cd hub && npm ci --no-audit --no-fund --loglevel=error
-	$(BIN)/python tools/hub.py --learners "$(LEARNERS)" --port "$(PORT)" --root "$(HUB_ROOT)"
+	$(BIN)/python tools/hub.py $(HUB_OPTIONS)

@@ -13,8 +13,11 @@ Four sections, each a function of a :class:`Config` returning a :class:`~benchma
 
 Every parser (:data:`PARSERS`) is driven as its library drives it, from one iterator of the same reads:
 
-* **lesson_lib**: ``SSEParser.feed`` per read (strict, default limits), as :mod:`benchmarks.linear_cost`;
-* **lesson_lib reference**: ``ReferenceSSEParser.feed`` per read, the same way: what the fast path buys;
+* **lesson_lib**: ``SSEParser.feed_each(reads)`` (strict, default limits): the parser loops over the reads
+  itself, as each peer below does;
+* **lesson_lib, feed per read**: ``SSEParser.feed`` per read in the benchmark's loop, as
+  :mod:`benchmarks.linear_cost` drives it: what a caller's own loop costs (shown, not a target);
+* **lesson_lib reference**: ``ReferenceSSEParser.feed_each(reads)``, the same way: what the fast path buys;
 * **httpx-sse**: what ``EventSource.iter_sse`` does over ``Response.iter_text()``: httpx's ``TextDecoder``
   and ``TextChunker``, then httpx-sse's ``SSELineDecoder`` and ``SSEDecoder`` (no HTTP response around it);
 * **openai**: ``openai._streaming.SSEDecoder().iter_bytes(reads)``, the iterator ``Stream`` consumes;
@@ -37,7 +40,15 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from lesson_lib import IncrementalUTF8Decoder, LineSplitter, ReferenceSSEParser, consume, parse_sse
+from lesson_lib import (
+    Event,
+    IncrementalUTF8Decoder,
+    LineSplitter,
+    ReferenceSSEParser,
+    SSEParser,
+    consume,
+    parse_sse,
+)
 
 from . import linear_cost, workloads
 from .harness import (
@@ -55,6 +66,7 @@ KiB, MiB = 1024, 1024 * 1024
 #: The libraries measured, whose versions head the results.
 PACKAGES = ("httpx-sse", "httpx", "openai", "httpx2", "sseclient-py")
 LESSON = "lesson_lib"
+LESSON_FEED = "lesson_lib, feed per read"
 REFERENCE = "lesson_lib reference"
 BASELINE = "lines-only baseline"
 #: ``(str, str)``: an event's type and data, the same shape from every parser.
@@ -62,23 +74,37 @@ EventData = tuple[str, str]
 
 
 # -- the parsers --------------------------------------------------------------------------------------
+def lesson_lib_count(reads: Iterable[bytes]) -> int:
+    """lesson_lib's ``SSEParser`` looping over the reads itself (``feed_each``); how many events."""
+    parser = SSEParser()
+    count = 0
+    for events in parser.feed_each(reads):
+        count += len(events)
+    return count + len(parser.close())
+
+
 def lesson_lib_events(reads: Iterable[bytes]) -> list[EventData]:
     return [(event.type, event.data) for event in parse_sse(reads)]
 
 
+def lesson_lib_feed_events(reads: Iterable[bytes]) -> list[EventData]:
+    parser = SSEParser()
+    events = [event for read in reads for event in parser.feed(read)] + parser.close()
+    return [(event.type, event.data) for event in events if isinstance(event, Event)]
+
+
 def reference_count(reads: Iterable[bytes]) -> int:
-    """lesson_lib's reference parser, driven as :func:`linear_cost.lesson_lib_sse` drives ``SSEParser``."""
+    """lesson_lib's reference parser, driven as :func:`lesson_lib_count` drives ``SSEParser``."""
     parser = ReferenceSSEParser()
-    feed = parser.feed
     count = 0
-    for read in reads:
-        count += len(feed(read))
+    for events in parser.feed_each(reads):
+        count += len(events)
     return count + len(parser.close())
 
 
 def reference_events(reads: Iterable[bytes]) -> list[EventData]:
     parser = ReferenceSSEParser()
-    events = [event for read in reads for event in parser.feed(read)] + parser.close()
+    events = [event for events in parser.feed_each(reads) for event in events] + parser.close()
     return [(event.type, event.data) for event in events]
 
 
@@ -226,18 +252,28 @@ PARSERS: dict[str, Parser] = {
     for parser in (
         Parser(
             LESSON,
-            linear_cost.lesson_lib_sse,
+            lesson_lib_count,
             lesson_lib_events,
             peer=False,
-            driven="`SSEParser().feed(read)` per read, strict, default limits",
+            driven="`SSEParser().feed_each(reads)`, strict, default limits: the parser loops over the "
+            "reads, as each peer does",
             leaves_out="(the reference)",
+        ),
+        Parser(
+            LESSON_FEED,
+            linear_cost.lesson_lib_sse,
+            lesson_lib_feed_events,
+            peer=False,
+            driven="`SSEParser().feed(read)` per read in the benchmark's own loop: a method call per "
+            "read (shown, not a target)",
+            leaves_out="nothing: the same parser as `lesson_lib`",
         ),
         Parser(
             REFERENCE,
             reference_count,
             reference_events,
             peer=False,
-            driven="`ReferenceSSEParser().feed(read)` per read, strict, default limits: the parser written "
+            driven="`ReferenceSSEParser().feed_each(reads)`, strict, default limits: the parser written "
             "to be read (lesson_lib/core/sse_reference.py)",
             leaves_out="nothing: the same events, state and errors as lesson_lib's `SSEParser` (tested)",
         ),
@@ -678,7 +714,10 @@ def throughput(config: Config) -> Section:
         "machine). MB/s is 10^6 bytes per second, from the median time. **Ratio** = the parser's time / "
         "the mean of lesson_lib's two runs just before and after it (median over rounds; the targets also "
         "give the lowest and highest round): above 1, lesson_lib is faster. `lesson_lib` is "
-        f"`SSEParser` (lesson_lib/core/sse_fast.py); `{REFERENCE}` is `ReferenceSSEParser` "
+        f"`SSEParser` (lesson_lib/core/sse_fast.py) looping over the reads itself (`feed_each`), as every "
+        f"peer does; `{LESSON_FEED}` is the same parser called once per read by the benchmark's loop "
+        "(shown, not a target: the calls are the caller's); "
+        f"`{REFERENCE}` is `ReferenceSSEParser` "
         "(lesson_lib/core/sse_reference.py), the same behaviour written to be read: its ratio is what "
         "the fast path buys. `not run`: a parser that re-copies an event per read, on 200 KiB events in "
         "reads of a few bytes (minutes per round; the long-event section shows its growth); the naive loop "
@@ -849,6 +888,7 @@ def render(sections: list[Section], environment: dict[str, str], quick: bool) ->
 
 _STYLE = {
     LESSON: {"color": "black", "linewidth": 2.5, "marker": "o"},
+    LESSON_FEED: {"color": "dimgrey", "marker": "o", "linestyle": ":"},
     REFERENCE: {"color": "tab:purple", "marker": "P", "linestyle": "-."},
     "httpx-sse": {"color": "tab:blue", "marker": "s"},
     "openai": {"color": "tab:green", "marker": "^"},

@@ -9,9 +9,10 @@ A row gives a lesson one of three treatments, read from its text:
   does not count;
 - *run in full*: any other row for a lesson.
 
-A lesson run in full gets at least the lower end of the estimate its opening cell states ("**Time.** 30
-to 40 minutes"). Each row lasts until the next row's start, and the last row is the end, at 1:30 for the
-90-minute plan and at 3:00 for a 3-hour one. The two editions have the same plans, row for row.
+Each numbered lesson of notebooks/ appears in a plan. A plan gives a lesson at most the upper end of the
+estimate its opening cell states ("**Time.** 30 to 40 minutes"), counting all its rows, and a lesson run in
+full at least the lower end. Each row lasts until the next row's start, and the last row is the end, at
+1:30 for a 90-minute plan and at 3:00 for a 3-hour one. The two editions have the same plans, row for row.
 """
 
 from __future__ import annotations
@@ -104,6 +105,7 @@ def problems(text: str, lang: str) -> list[str]:
     found = []
     lessons = estimates()
     for plan in plans(text, lang):
+        given: dict[str, int] = {}
         rows = plan.rows
         if not rows or rows[0].start != 0:
             found.append(f"{plan.heading}: the first row does not start at 0:00")
@@ -116,12 +118,24 @@ def problems(text: str, lang: str) -> list[str]:
             if minutes <= 0:
                 found.append(f"{plan.heading}: {row.notebook} at {row.start} min lasts {minutes} min")
             lesson = LESSON.match(row.notebook)
+            if lesson:
+                given[lesson.group(1)] = given.get(lesson.group(1), 0) + minutes
             if lesson and treatment(row, lang) == "full":
                 low = lessons[lesson.group(1)][0]
                 if minutes < low:
                     found.append(f"{plan.heading}: {row.notebook} is run in full in {minutes} min, "
                                  f"its lesson says {low} at least")
+        for number, minutes in sorted(given.items()):
+            high = lessons[number][1]
+            if minutes > high:
+                found.append(f"{plan.heading}: `{number}` gets {minutes} min, its lesson says {high} at most")
     return found
+
+
+def missing_lessons(text: str, lang: str) -> list[str]:
+    """The numbered lessons of notebooks/ that no plan of the guide names, in order."""
+    named = set().union(*(covered(plan)[0] for plan in plans(text, lang)))
+    return sorted(set(estimates()) - named)
 
 
 def lesson_of(row: Row) -> str | None:
@@ -145,16 +159,23 @@ def covered(plan: Plan) -> tuple[set[str], set[int]]:
 @pytest.mark.parametrize("lang", GUIDES)
 def test_the_plans_add_up_and_match_the_lessons_estimates(lang):
     text = GUIDES[lang].read_text(encoding="utf-8")
-    assert len(plans(text, lang)) == 3
+    assert len(plans(text, lang)) == 4
     assert problems(text, lang) == []
 
 
 @pytest.mark.parametrize("lang", GUIDES)
-def test_the_two_three_hour_tracks_cover_the_lessons_and_the_bugs(lang):
-    short, first, second = plans(GUIDES[lang].read_text(encoding="utf-8"), lang)
-    assert (short.length, first.length, second.length) == (90, 180, 180)
+def test_every_lesson_is_in_a_plan(lang):
+    assert len(estimates()) >= 13  # 00 to 12 at least: the notebooks were found
+    assert missing_lessons(GUIDES[lang].read_text(encoding="utf-8"), lang) == []
+
+
+@pytest.mark.parametrize("lang", GUIDES)
+def test_the_tracks_cover_the_lessons_and_the_bugs(lang):
+    short, first, second, own = plans(GUIDES[lang].read_text(encoding="utf-8"), lang)
+    assert (short.length, first.length, second.length, own.length) == (90, 180, 180, 90)
     assert covered(first) == ({f"{n:02d}" for n in range(8)}, set(range(1, 7)))
     assert covered(second) == ({f"{n:02d}" for n in range(6, 11)}, set(range(7, 11)))
+    assert covered(own) == ({"11", "12"}, set())
 
 
 def test_the_editions_have_the_same_plans():
@@ -186,3 +207,16 @@ def test_the_checks_can_fail(lang):
     assert any("the last row" in p for p in problems(overrun, lang))
     backwards = text.replace(row, row.replace("0:55", "0:35"))
     assert any("lasts -5 min" in p for p in problems(backwards, lang))
+    longer = text.replace("| 0:40 | `02` |", "| 0:55 | `02` |", 1)  # 01 from 0:10 to 0:55: 45 min of 30-40
+    assert longer != text and any("`01` gets 45 min, its lesson says 40 at most" in p
+                                  for p in problems(longer, lang))
+
+
+@pytest.mark.parametrize("lang", GUIDES)
+def test_a_lesson_left_out_of_every_plan_is_found(lang):
+    text = GUIDES[lang].read_text(encoding="utf-8")
+    rows = [line for line in text.splitlines() if re.match(r"\| \d:\d\d \| `12`", line)]
+    assert len(rows) == 1, rows
+    without = text.replace(rows[0] + "\n", "")
+    assert missing_lessons(without, lang) == ["12"]
+    assert missing_lessons(text, lang) == []

@@ -1,14 +1,17 @@
 """``make hub``: the course on a JupyterHub on 127.0.0.1, for N learners, each with an OS account.
 
 Usage: ``python tools/hub.py --learners 3`` (or ``--learners alice,bob``) ``[--port P] [--root DIR]
-[--memory-mib M] [--cull-timeout S]``; ``make hub LEARNERS=3 PORT=8000 HUB_ROOT=/srv/boundary-lab-hub``.
+[--memory-mib M] [--cull-timeout S] [--progress]``; ``make hub LEARNERS=3 PORT=8000
+HUB_ROOT=/srv/boundary-lab-hub PROGRESS=1``.
 
 Needs root (it creates one OS account per learner with useradd, and a memory cgroup per learner). It
 makes the hub root current (``tools/classroom/install.py``), creates the accounts and their notebook
 copies, gives each learner a new random password, prints the hub's URL and each learner's login (also
 kept, mode 0600, in ``<root>/learners.txt``), and runs the hub until Ctrl-C, which stops the hub and every
-learner's server. A bad argument fails before anything is written, naming the argument; a failed step
-prints one line, never a traceback, and exits 2.
+learner's server. ``--progress`` turns on the learners' progress records (``BOUNDARY_LAB_PROGRESS`` set
+to ``~/.boundary-lab`` for their kernels; off without it), which ``tools/progress_view.py`` shows. A bad
+argument fails before anything is written, naming the argument; a failed step prints one line, never a
+traceback, and exits 2.
 """
 
 from __future__ import annotations
@@ -41,6 +44,8 @@ def check_arguments(argv: list[str] | None = None) -> tuple[Settings, bool]:
     parser.add_argument("--root", default=str(DEFAULT_ROOT), help=f"the hub root (default {DEFAULT_ROOT})")
     parser.add_argument("--memory-mib", default="1024", help="memory limit per learner in MiB (default 1024)")
     parser.add_argument("--cull-timeout", default="3600", help="seconds idle before a server is stopped")
+    parser.add_argument("--progress", action="store_true",
+                        help="record each learner's check() calls in ~/.boundary-lab (off by default)")
     parser.add_argument("--check", action="store_true", help="check the arguments only, then exit")
     args = parser.parse_args(argv)
     try:
@@ -56,6 +61,7 @@ def check_arguments(argv: list[str] | None = None) -> tuple[Settings, bool]:
         raise UsageError(f"--port {args.port}: choose a port from 1024 up (or 0 for a free one)")
     settings.port, settings.memory_mib = int(args.port), int(args.memory_mib)
     settings.cull_timeout = int(args.cull_timeout)
+    settings.progress = args.progress
     settings.cull_every = max(5, min(300, settings.cull_timeout // 4))
     settings.activity_interval = max(5, min(300, settings.cull_timeout // 4))
     root = Path(args.root)
@@ -95,6 +101,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"The hub: {classroom.url}/  (its log: {classroom.log_path})")
     print(classroom.memory_note)
     print(f"Idle servers stopped after {settings.cull_timeout} s (jupyterhub-idle-culler).")
+    if settings.progress:
+        homes = " ".join(os.path.expanduser(f"~{name}") for name in settings.learners)
+        print("Progress records on, in each learner's ~/.boundary-lab; to see them, as root:")
+        print(f"  python tools/progress_view.py {homes}")
     print(f"Logins (also in {settings.root / PASSWORDS}, mode 0600):")
     for name, password in classroom.passwords.items():
         print(f"  {name}  {password}")

@@ -82,7 +82,7 @@ def parse_sse(
     (:class:`Comment` lines too with ``comments=True``; without it, :class:`Event` objects only)."""
     parser = SSEParser(comments=comments, **parser_options)
     out: list[Event | Comment] = []
-    for chunk in chunks:
-        out.extend(parser.feed(chunk))
+    for events in parser.feed_each(chunks):
+        out.extend(events)
     out.extend(parser.close())
     return out

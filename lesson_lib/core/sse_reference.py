@@ -17,6 +17,8 @@ until that line ends; both name the same byte offset and complete the same event
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+
 from .decoding import IncrementalUTF8Decoder, as_bytes, replace_escapes, utf8_length
 from .errors import LimitExceededError, ParserStateError, StreamDecodeError
 from .lines import DEFAULT_MAX_LINE_CHARS, LineSplitter
@@ -82,6 +84,14 @@ class ReferenceSSEParser(ParserViews):
         except BaseException:
             self._state = "failed"  # whatever escaped, refuse all further input
             raise
+
+    def feed_each(self, reads: Iterable[bytes]) -> Iterator[list[Event | Comment]]:
+        """Feed every read of ``reads`` in order, as ``feed(read)`` one by one; yield each non-empty list of
+        events a read completed. Does not close the parser. Errors as ``feed``'s."""
+        for chunk in reads:
+            out = self.feed(chunk)
+            if out:
+                yield out
 
     def flush(self) -> list[Event | Comment]:
         """Nothing waits undecoded here (every read is decoded at once): ``[]``; refuses when not open."""

@@ -418,6 +418,54 @@ def test_feed_takes_bytes_and_says_so_on_every_read(Parser):
         assert parser.feed(bytearray(b"\n")) == [] and parser.feed(memoryview(b"\n")) == [ev("x")]
 
 
+def test_feed_each_refuses_what_feed_refuses_at_the_read_that_brings_it(Parser):
+    closed = Parser()
+    closed.close()
+    for read in (b"x", b"data: x\n\n", b""):  # a read without a line ending too: it takes no call to feed
+        with pytest.raises(ParserStateError):
+            list(closed.feed_each([read]))
+    parser = Parser()
+    events = parser.feed_each([b"data: a\n\n", b"data: b", "\n\n", b"data: c\n\n"])
+    assert next(events) == [ev("a")]
+    with pytest.raises(TypeError, match=r"^feed\(\) takes bytes, got str$"):
+        next(events)
+    failed = Parser()
+    with pytest.raises(StreamDecodeError) as caught:
+        list(failed.feed_each([b"data: a\n\ndata: \xff", b"\n\n"]))
+    assert caught.value.offset == 15
+    with pytest.raises(ParserStateError):
+        list(failed.feed_each([b"data: x"]))
+
+
+@settings(deadline=None, max_examples=150)
+@given(st.data(), sse_streams())
+def test_feed_each_yields_each_read_s_events_as_feed_returns_them(Parser, data, body):
+    """In every chunking, with feed calls between the batches: the same events, read by read."""
+    chunks = data.draw(partitions(body))
+    cuts = sorted(set(data.draw(st.lists(st.integers(0, len(chunks)), max_size=3))))
+    one_by_one, batched = Parser(), Parser()
+    expected: list = []
+    try:
+        for chunk in chunks:
+            expected.append(one_by_one.feed(chunk))
+        expected.append(one_by_one.close())
+    except BoundaryError as exc:
+        expected.append(("raised", type(exc), exc.offset, exc.outputs))
+    got: list = []
+    start = 0
+    try:
+        for cut in [*cuts, len(chunks)]:  # feed_each over a slice, then one read through feed
+            got.extend(batched.feed_each(chunks[start:cut]))
+            if cut < len(chunks):
+                got.append(batched.feed(chunks[cut]))
+            start = cut + 1
+        got.append(batched.close())
+    except BoundaryError as exc:
+        got.append(("raised", type(exc), exc.offset, exc.outputs))
+    assert [out for out in got if out] == [out for out in expected if out]
+    assert batched.snapshot() == one_by_one.snapshot()
+
+
 @pytest.mark.parametrize(("option", "bad"), [
     ("max_line_chars", True), ("max_line_chars", 1.5), ("max_line_chars", 0), ("max_line_chars", "4096"),
     ("max_event_chars", 0.5), ("max_event_chars", False), ("max_event_chars", -1),

@@ -79,6 +79,54 @@ def _run(make: Callable[[], object], chunks: list[bytes], gate: int | None) -> t
     return final, after_each
 
 
+def _run_each(make: Callable[[], object], chunks: list[bytes], gate: int | None) -> tuple:
+    """As :func:`_run`, but the parser loops over the reads itself (``feed_each``). The state after each
+    read is taken when ``feed_each`` asks for the next one; each yielded list is the outputs of the read it
+    last took, so the result compares read by read with :func:`_run`'s."""
+    runs = sse._RUN_MIN_CHARS if gate is None else gate
+    eager = sse._RAW_MAX_BYTES if gate is None else gate
+    with patch.object(sse, "_RUN_MIN_CHARS", runs), patch.object(sse, "_RAW_MAX_BYTES", eager):
+        parser = make()
+        out: list = []
+        per_read: list[list] = [[] for _ in chunks]
+        states: list = []
+        taken = -1
+
+        def reads():
+            nonlocal taken
+            for index, chunk in enumerate(chunks):
+                if index:
+                    states.append(_state(parser))
+                taken = index
+                yield chunk
+            if chunks:
+                states.append(_state(parser))
+
+        error: BoundaryError | None = None
+        try:
+            for got in parser.feed_each(reads()):
+                assert got, "feed_each yielded an empty list"
+                assert not per_read[taken], "feed_each yielded twice for one read"
+                per_read[taken] = list(got)
+                out.extend(got)
+            state_before_close = _state(parser)
+            out.extend(parser.close())
+        except BoundaryError as exc:
+            out.extend(exc.outputs)
+            error, state_before_close = exc, None
+    final = (
+        out,
+        where(error),
+        str(error) if error is not None else None,
+        state_before_close,
+        parser.last_event_id,
+        parser.retry,
+        parser.events_out,
+        parser.ended_mid,
+    )
+    return final, list(zip(per_read, states, strict=False))
+
+
 def _state(parser) -> dict[str, object]:
     snapshot = parser.snapshot()
     held, line, event, inside = parser.pending_sizes()
@@ -100,6 +148,8 @@ def all_paths(body: bytes, chunks: list[bytes], **options: object) -> dict[str, 
         "fast, one pass, runs off": _run(lambda: SSEParser(**options), chunks, 1 << 62),
         "fast, one pass, runs forced on": _run(lambda: SSEParser(**options), chunks, 0),
         "fast, real thresholds": _run(lambda: SSEParser(**options), chunks, None),
+        "fast, feed_each": _run_each(lambda: SSEParser(**options), chunks, None),
+        "fast, feed_each, runs forced on": _run_each(lambda: SSEParser(**options), chunks, 0),
         "fast, one whole read": _run(lambda: SSEParser(**options), [body], None),
         "reference, one whole read": _run(lambda: ReferenceSSEParser(**options), [body], None),
     }
@@ -121,6 +171,8 @@ SAME_CHUNKS = (
     "fast, one pass, runs off",
     "fast, one pass, runs forced on",
     "fast, real thresholds",
+    "fast, feed_each",
+    "fast, feed_each, runs forced on",
 )
 
 

@@ -4,7 +4,8 @@ It needs root (useradd, cgroups), npm (configurable-http-proxy from hub/package-
 page test, Debian's Chromium. Without them the tests are skipped, naming what is missing, except in CI
 (``CI`` set), where that is a failure. The hub root (``BOUNDARY_LAB_HUB_TEST_ROOT``, default
 /srv/boundary-lab-hub-tests) is kept between runs: the first run builds its venv (minutes), later runs reuse
-it. The accounts and their cgroups are removed after the module.
+it. The hub runs with the learners' progress records on (``--progress``). The accounts and their cgroups are
+removed after the module.
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ def classroom() -> Iterator[Classroom]:
                        check=True, capture_output=True)
     root = Path(os.environ.get("BOUNDARY_LAB_HUB_TEST_ROOT", "/srv/boundary-lab-hub-tests"))
     settings = Settings(checkout=ROOT, learners=LEARNERS, root=root, memory_mib=MEMORY_MIB,
-                        cull_timeout=CULL_TIMEOUT, cull_every=5, activity_interval=5)
+                        cull_timeout=CULL_TIMEOUT, cull_every=5, activity_interval=5, progress=True)
     room = Classroom(settings)
     try:
         room.prepare()

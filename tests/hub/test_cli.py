@@ -4,6 +4,7 @@ A bad argument fails with one line naming it, exit 2, no traceback, before anyth
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -61,3 +62,14 @@ def test_a_password_matches_its_hash_and_no_other() -> None:
     assert not learners.verify_password(two, stored)
     assert not learners.verify_password(one, "plain")
     assert learners.hash_password(one) != stored  # salted
+
+
+def test_progress_is_off_unless_asked_for() -> None:
+    spec = importlib.util.spec_from_file_location("hub_tool", ROOT / "tools" / "hub.py")
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    off, _ = tool.check_arguments(["--learners", "2"])
+    on, _ = tool.check_arguments(["--learners", "2", "--progress"])
+    assert (off.progress, on.progress) == (False, True)
+    assert hub("--check", "--learners", "2", "--progress").returncode == 0

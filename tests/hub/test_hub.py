@@ -1,5 +1,5 @@
 """make hub's hub, driven as learners drive it: log in, the learner's copy, lesson 01 through the kernel,
-the memory limit, lesson 10's page in Chromium through the hub, and the idle culler.
+the memory limit, lesson 10's page in Chromium through the hub, the progress view, and the idle culler.
 
 The tests run in file order on one hub (conftest.py); each starts the server it needs (the culler may have
 stopped it: its timeout is short here on purpose).
@@ -8,7 +8,11 @@ stopped it: its timeout is short here on purpose).
 from __future__ import annotations
 
 import contextlib
+import html
 import os
+import re
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -17,10 +21,13 @@ from classroom.cgroups import detect
 from classroom.client import Learner, LoginFailed
 from classroom.server import Classroom
 
+from ..exercises.test_progress import _final_error_name
 from ..net.test_relay import SHORT, SHORT_TEXT
 
 CHROMIUM = Path("/usr/bin/chromium")
 LESSON_01 = "notebooks/01_chunks_are_not_characters.ipynb"
+PROGRESS_VIEW = Path(__file__).resolve().parents[2] / "tools" / "progress_view.py"
+WRONG = ["ZebraDecodeFailure", "PangolinFault", "OkapiCutError"]  # wrong names of 01.final's error
 
 
 def learner(room: Classroom, name: str) -> Learner:
@@ -144,6 +151,56 @@ def test_lesson_10s_relay_page_through_the_hub_shows_both_readers(classroom: Cla
         kernel.execute("relay.stop(); up.stop()")
     finally:
         kernel.shutdown()
+
+
+def _view_cells(page: str) -> dict[str, list[tuple[str, str]]]:
+    """Each learner's row of the view's HTML table: (status class, label) of each cell, in column order."""
+    rows = re.findall(r"<tr><th>([^<]*)</th>(.*?)</tr>", page)[1:]  # the first is the heading
+    return {html.unescape(name): [(status, html.unescape(label)) for status, label in
+                                  re.findall(r'<td class="(\w+)"[^>]*>([^<]*)</td>', cells)]
+            for name, cells in rows}
+
+
+def test_the_progress_view_shows_who_solved_and_who_is_stuck_from_the_learners_kernels(
+    classroom: Classroom,
+) -> None:
+    """With --progress, each learner's kernel records check() in ~/.boundary-lab without being told to; one
+    learner answers 01.final right, the other wrong three times; root's progress_view over the two homes says
+    solved and stuck; neither kernel can read the other's records; no answer is in the files."""
+    one, two = classroom.settings.learners
+    right = _final_error_name()
+    answers = {one: [right], two: WRONG}
+    homes = {name: Path(os.path.expanduser(f"~{name}")) for name in (one, two)}
+    files = {name: homes[name] / ".boundary-lab" / "progress.jsonl" for name in (one, two)}
+    kernels = {name: learner(classroom, name).kernel() for name in (one, two)}
+    try:
+        for name, kernel in kernels.items():
+            error = kernel.execute("from lesson_lib.exercises import check, progress\nprogress.forget()")
+            assert error is None, error
+            assert kernel.evaluate("progress.enabled()") == "True"  # the hub's environment, no enable()
+            assert kernel.evaluate("progress.path()") == str(files[name])
+            for answer in answers[name]:
+                assert kernel.execute(f"print(bool(check('01.final', {answer!r})))") is None
+                assert kernel.stdout.strip() == str(answer == right)
+            assert kernel.evaluate("[(r.outcome, r.attempt) for r in progress.recorded().records]") == str(
+                [("right" if a == right else "wrong", n) for n, a in enumerate(answers[name], 1)])
+        for name, other in ((one, two), (two, one)):
+            error = kernels[name].execute(f"progress.read({str(files[other])!r})")
+            assert error is not None and error.startswith("PermissionError"), (name, error)
+    finally:
+        for kernel in kernels.values():
+            kernel.shutdown()
+    for name, file in files.items():
+        assert file.stat().st_uid == file.parent.stat().st_uid == homes[name].stat().st_uid
+        assert (file.stat().st_mode & 0o777, file.parent.stat().st_mode & 0o777) == (0o600, 0o700)
+        raw = file.read_text(encoding="utf-8").replace("01.final", "")
+        assert len(raw.splitlines()) == len(answers[name])
+        assert not [a for a in [right, *WRONG] if a in raw], raw
+    done = subprocess.run([sys.executable, str(PROGRESS_VIEW), str(homes[one]), str(homes[two]), "--html"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert re.findall(r"<th>([^<]*)</th>", done.stdout)[:2] == ["learner", "01.final"], done.stdout
+    assert _view_cells(done.stdout) == {one: [("solved", "✓ 1")], two: [("stuck", "✗ 3 stuck")]}, done.stdout
 
 
 def test_the_idle_culler_stops_an_idle_server(classroom: Classroom) -> None:

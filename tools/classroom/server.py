@@ -51,6 +51,7 @@ class Settings:
     cull_timeout: int = 3600  # seconds of no activity before the culler stops a learner's server
     cull_every: int = 300
     activity_interval: int = 300  # how often servers and the proxy report activity to the hub
+    progress: bool = False  # the learners' kernels record their check() calls (BOUNDARY_LAB_PROGRESS)
 
 
 @dataclass
@@ -115,6 +116,7 @@ class Classroom:
             "cull_timeout": s.cull_timeout,
             "cull_every": s.cull_every,
             "activity_interval": s.activity_interval,
+            "progress": s.progress,
         }
         config = s.root / "config"
         learners.write_private(config / "settings.json", json.dumps(settings, indent=1))
@@ -257,6 +259,8 @@ c.Spawner.environment = {{
     "LD_LIBRARY_PATH": s["ld_library_path"],
     "JUPYTERHUB_ACTIVITY_INTERVAL": str(s["activity_interval"]),
 }}
+if s["progress"]:  # lesson_lib.exercises.progress expands ~ with the HOME the spawner gives the learner
+    c.Spawner.environment["BOUNDARY_LAB_PROGRESS"] = "~/.boundary-lab"
 
 c.JupyterHub.services = [{{
     "name": "idle-culler",
