@@ -175,7 +175,7 @@ def test_lesson_01_as_a_voila_app_through_the_hub_is_live_and_closed_to_another_
 ) -> None:
     """The learner's copy of lesson 01 at /user/<name>/voila/render/<path> (Voila's server extension in the
     learner's own server): outputs without code, CutExplorer live (dragging its cut changes what the kernel
-    computes); every request of the page answered through the hub; another learner gets no app."""
+    computes); every request of the page answered through the hub; another learner gets 403, no app."""
     from playwright.sync_api import expect, sync_playwright
 
     from ..browser.widget_steps import BOUNDARY, FIRST_CUT, INSIDE, drag_cut, expect_cut_shown, expect_live
@@ -206,7 +206,8 @@ def test_lesson_01_as_a_voila_app_through_the_hub_is_live_and_closed_to_another_
             other = browser_login(browser, classroom, two)
             refused = other.goto(classroom.url + app, timeout=60_000)
             assert refused is not None and refused.status == 403, (refused and refused.status, other.url)
-            assert not other.url.startswith(classroom.url + app), other.url
+            # the first learner's server sends the second to the hub's OAuth, which refuses them
+            assert other.url.startswith(classroom.url + "/hub/api/oauth2/authorize?"), other.url
             expect(other.locator(".widget-slider")).to_have_count(0)
         finally:
             browser.close()
