@@ -1,5 +1,6 @@
 """make hub's hub, driven as learners drive it: log in, the learner's copy, lesson 01 through the kernel,
-the memory limit, lesson 10's page in Chromium through the hub, the progress view, and the idle culler.
+the memory limit, lesson 10's page and lesson 01 as a Voila app in Chromium through the hub, the progress
+view, and the idle culler.
 
 The tests run in file order on one hub (conftest.py); each starts the server it needs (the culler may have
 stopped it: its timeout is short here on purpose).
@@ -15,6 +16,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from classroom.cgroups import detect
@@ -24,7 +26,16 @@ from classroom.server import Classroom
 from ..exercises.test_progress import _final_error_name
 from ..net.test_relay import SHORT, SHORT_TEXT
 
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
 CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+needs_chromium = pytest.mark.skipif(
+    not os.access(CHROMIUM, os.X_OK) and not os.environ.get("CI"),
+    reason=f"needs Debian's Chromium at {CHROMIUM}: `apt-get install chromium`",
+)
 LESSON_01 = "notebooks/01_chunks_are_not_characters.ipynb"
 PROGRESS_VIEW = Path(__file__).resolve().parents[2] / "tools" / "progress_view.py"
 WRONG = ["ZebraDecodeFailure", "PangolinFault", "OkapiCutError"]  # wrong names of 01.final's error
@@ -106,8 +117,18 @@ def test_a_kernel_beyond_the_memory_limit_is_killed_and_the_hub_survives(classro
     assert client.server("GET", "/api/status").status_code == 200
 
 
-@pytest.mark.skipif(not os.access(CHROMIUM, os.X_OK) and not os.environ.get("CI"),
-                    reason=f"needs Debian's Chromium at {CHROMIUM}: `apt-get install chromium`")
+def browser_login(browser: Browser, room: Classroom, name: str) -> Page:
+    """A page of a new browser context (its own cookies) where ``name`` has logged in with the hub's form."""
+    page = browser.new_context().new_page()
+    page.goto(room.url + "/hub/login")
+    page.fill("#username_input", name)
+    page.fill("#password_input", room.passwords[name])
+    page.click("#login_submit")
+    page.wait_for_url("**/user/**", timeout=60_000)
+    return page
+
+
+@needs_chromium
 def test_lesson_10s_relay_page_through_the_hub_shows_both_readers(classroom: Classroom) -> None:
     from playwright.sync_api import sync_playwright
 
@@ -127,14 +148,9 @@ def test_lesson_10s_relay_page_through_the_hub_shows_both_readers(classroom: Cla
         page_path = kernel.evaluate("page_url")
         assert page_path.startswith(f"/user/{one}/proxy/"), page_path
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox", "--disable-gpu"])
+            browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
             try:
-                page = browser.new_page()
-                page.goto(classroom.url + "/hub/login")
-                page.fill("#username_input", one)
-                page.fill("#password_input", classroom.passwords[one])
-                page.click("#login_submit")
-                page.wait_for_url("**/user/**", timeout=60_000)
+                page = browser_login(browser, classroom, one)
                 page.goto(classroom.url + page_path + "?recut=1")
                 page.wait_for_function("() => window.relayReaders && window.relayReaders.finished === 3",
                                        timeout=30_000)
@@ -151,6 +167,50 @@ def test_lesson_10s_relay_page_through_the_hub_shows_both_readers(classroom: Cla
         kernel.execute("relay.stop(); up.stop()")
     finally:
         kernel.shutdown()
+
+
+@needs_chromium
+def test_lesson_01_as_a_voila_app_through_the_hub_is_live_and_closed_to_another_learner(
+    classroom: Classroom,
+) -> None:
+    """The learner's copy of lesson 01 at /user/<name>/voila/render/<path> (Voila's server extension in the
+    learner's own server): outputs without code, CutExplorer live (dragging its cut changes what the kernel
+    computes); every request of the page answered through the hub; another learner gets 403, no app."""
+    from playwright.sync_api import expect, sync_playwright
+
+    from ..browser.widget_steps import BOUNDARY, FIRST_CUT, INSIDE, drag_cut, expect_cut_shown, expect_live
+    from ..browser.widget_steps import explorer as find_explorer
+
+    one, two = classroom.settings.learners
+    learner(classroom, one)
+    learner(classroom, two)
+    app = f"/user/{one}/voila/render/{LESSON_01}"
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            page = browser_login(browser, classroom, one)
+            failed: list[str] = []
+            page.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+            response = page.goto(classroom.url + app, timeout=180_000)  # Voila runs every cell first
+            assert response is not None and response.status == 200, response and response.status
+            box = find_explorer(page, timeout=120_000)
+            expect(page.locator(".jp-InputArea-editor, .jp-CodeMirrorEditor, .highlight")).to_have_count(0)
+            expect(page.get_by_text("explorer = CutExplorer")).to_have_count(0)
+            expect_cut_shown(box, FIRST_CUT)
+            expect_live(box)
+            for cut in (INSIDE, BOUNDARY):
+                drag_cut(page, box, cut)
+                expect_cut_shown(box, cut)
+            assert failed == [], failed
+
+            other = browser_login(browser, classroom, two)
+            refused = other.goto(classroom.url + app, timeout=60_000)
+            assert refused is not None and refused.status == 403, (refused and refused.status, other.url)
+            # the first learner's server sends the second to the hub's OAuth, which refuses them
+            assert other.url.startswith(classroom.url + "/hub/api/oauth2/authorize?"), other.url
+            expect(other.locator(".widget-slider")).to_have_count(0)
+        finally:
+            browser.close()
 
 
 def _view_cells(page: str) -> dict[str, list[tuple[str, str]]]:

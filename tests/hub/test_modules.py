@@ -36,3 +36,32 @@ def test_the_modules_copied_into_the_hub_root_need_only_the_standard_library_and
         assert imported(CLASSROOM / name) <= allowed, name
     for name in ("cgroups.py", "learners.py"):
         assert imported(CLASSROOM / name) <= set(sys.stdlib_module_names) | {".", "__future__"}, name
+
+
+def test_the_port_pool_gives_distinct_free_ports_below_the_ephemeral_range_and_skips_a_busy_one():
+    import socket
+
+    sys.path.insert(0, str(ROOT / "tools"))
+    from classroom.hubside import PortPool
+
+    low, high = 20000, 20004
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", low))
+        busy.listen()
+        pool = PortPool(low, high)
+        ports = [pool.take() for _ in range(high - low - 1)]
+        assert sorted(ports) == list(range(low + 1, high))  # distinct, in the range, not the busy one
+        try:
+            pool.take(tries=50)
+        except RuntimeError as exc:
+            assert "20000-20004" in str(exc)
+        else:
+            raise AssertionError("a full pool gave a port")
+    pool.give_back(low + 1)
+    assert pool.take(tries=200) in (low, low + 1)
+    try:
+        PortPool(30000, 20000)
+    except ValueError as exc:
+        assert "30000-20000" in str(exc)
+    else:
+        raise AssertionError("a backwards range was accepted")

@@ -56,6 +56,22 @@ class Controller:
             return None
         return None if text == "max" else int(text)
 
+    def usage(self, learner: str) -> int | None:
+        """The group's memory use now in bytes (its own count, page cache included); None without a group."""
+        return self._read_int(learner, "memory.usage_in_bytes" if self.version == 1 else "memory.current")
+
+    def peak(self, learner: str) -> int | None:
+        """The highest memory use the group has had in bytes, by the kernel's own counter (v1
+        ``memory.max_usage_in_bytes``, v2 ``memory.peak``), or None without a group or counter."""
+        return self._read_int(learner, "memory.max_usage_in_bytes" if self.version == 1 else "memory.peak")
+
+    def _read_int(self, learner: str, name: str) -> int | None:
+        try:
+            text = (self.group(learner) / name).read_text().strip()
+        except OSError:
+            return None
+        return int(text) if text.isdigit() else None
+
     def oom_kills(self, learner: str) -> int:
         """How many processes of the learner's group the out-of-memory killer ended (0 if unknown)."""
         name = "memory.oom_control" if self.version == 1 else "memory.events"

@@ -7,13 +7,16 @@ it runs inside the hub (root), with jupyterhub importable.
 from __future__ import annotations
 
 import json
+import random
 import signal
+import socket
+import threading
 from pathlib import Path
 from typing import Any
 
 from jupyterhub.auth import Authenticator
 from jupyterhub.spawner import LocalProcessSpawner
-from traitlets import Integer, Unicode
+from traitlets import Integer, Tuple, Unicode
 
 from .cgroups import detect, join
 from .learners import verify_password
@@ -35,12 +38,57 @@ class LearnerAuthenticator(Authenticator):
         return None
 
 
+class PortPool:
+    """Ports for the learners' servers from ``[low, high)``, a range below the kernel's ephemeral ports
+    (``/proc/sys/net/ipv4/ip_local_port_range``, 32768-60999 by default).
+
+    LocalProcessSpawner asks the kernel for a free port (bind to port 0, close) and the server binds it
+    seconds later; meanwhile anything else binding port 0 on the machine (a relay in a kernel, a test's
+    server) can get it, and the hub then takes that program for the learner's server (seen in
+    benchmarks/hub_load.py at 10 learners: "Single-user server has no version header", then a 503). The
+    kernel does not hand out ports of this range for port 0 while its ephemeral range starts above it; the
+    pool gives a port to one server at a time."""
+
+    def __init__(self, low: int, high: int) -> None:
+        if not 1024 <= low < high <= 65536:
+            raise ValueError(f"a port range from 1024 up, low < high: got {low}-{high}")
+        self.low, self.high = low, high
+        self._taken: set[int] = set()
+        self._lock = threading.Lock()
+
+    def take(self, tries: int = 500) -> int:
+        """A port of the range that no server of the pool holds and that nothing listens on now."""
+        with self._lock:
+            for _ in range(tries):
+                port = random.randrange(self.low, self.high)
+                if port in self._taken:
+                    continue
+                with socket.socket() as probe:
+                    try:
+                        probe.bind(("127.0.0.1", port))
+                    except OSError:
+                        continue
+                self._taken.add(port)
+                return port
+        raise RuntimeError(f"no free port in {self.low}-{self.high} after {tries} tries")
+
+    def give_back(self, port: int) -> None:
+        with self._lock:
+            self._taken.discard(port)
+
+
+_POOLS: dict[tuple[int, int], PortPool] = {}  # one per range, shared by the hub's spawners
+
+
 class LearnerSpawner(LocalProcessSpawner):
     """LocalProcessSpawner (the server runs as the learner's OS account) whose process joins the learner's
     memory cgroup before it executes, with SIGINT back at its default (a hub started from a background shell
     inherits SIGINT ignored; its servers would then not stop on the hub's SIGINT)."""
 
     memory_limit_bytes = Integer(0, config=True, help="the cgroup memory limit per learner; 0 for none")
+    port_range = Tuple(Integer(), Integer(), default_value=(20000, 30000), config=True,
+                       help="the learners' servers' ports, [low, high): below the ephemeral ports")
+    _port_pool: PortPool | None = None  # the pool this spawner's port came from, while it holds one
 
     def make_preexec_fn(self, name: str) -> Any:
         become_user = super().make_preexec_fn(name)
@@ -62,10 +110,22 @@ class LearnerSpawner(LocalProcessSpawner):
                 self.log.warning("no memory limit for %s: %s", self.user.name, why)
             else:
                 self._cgroup = controller.create(self.user.name, self.memory_limit_bytes)
+        low, high = self.port_range
+        pool = _POOLS.setdefault((low, high), PortPool(low, high))
+        self._give_back()
+        self.port = pool.take()
+        self._port_pool = pool
         return await super().start()
+
+    def _give_back(self) -> None:
+        pool = getattr(self, "_port_pool", None)
+        if pool is not None:
+            pool.give_back(self.port)
+            self._port_pool = None
 
     async def stop(self, now: bool = False) -> None:
         await super().stop(now=now)
+        self._give_back()
         controller, _ = detect()
         if controller is not None:
             controller.remove(self.user.name)

@@ -243,6 +243,12 @@ c.Authenticator.allowed_users = set(s["learners"])
 c.JupyterHub.spawner_class = LearnerSpawner
 c.LearnerSpawner.memory_limit_bytes = s["memory_bytes"]
 c.Spawner.cmd = [s["singleuser"]]
+# Kernels talk to their server over Unix sockets in the learner's own runtime folder (in a 0700 home), not
+# TCP ports on 127.0.0.1: with TCP, a server picks free ports and its kernel binds them later, so servers
+# starting kernels at the same moment can pick the same port (benchmarks/hub_load.py at 20 learners: a
+# kernel failed with "Address already in use" and a server reached another learner's kernel, refused only
+# by its message signature). The learners' kernels are then out of each other's reach too.
+c.Spawner.args = ["--KernelManager.transport=ipc"]
 c.Spawner.notebook_dir = "~/boundary-lab"
 c.Spawner.default_url = "/lab"
 c.Spawner.start_timeout = 120
