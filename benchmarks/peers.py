@@ -74,13 +74,17 @@ EventData = tuple[str, str]
 
 
 # -- the parsers --------------------------------------------------------------------------------------
-def lesson_lib_count(reads: Iterable[bytes]) -> int:
-    """lesson_lib's ``SSEParser`` looping over the reads itself (``feed_each``); how many events."""
-    parser = SSEParser()
+def _count_each(parser: SSEParser | ReferenceSSEParser, reads: Iterable[bytes]) -> int:
+    """A parser looping over the reads itself (``feed_each``), then closed: how many events."""
     count = 0
     for events in parser.feed_each(reads):
         count += len(events)
     return count + len(parser.close())
+
+
+def lesson_lib_count(reads: Iterable[bytes]) -> int:
+    """lesson_lib's ``SSEParser`` through ``feed_each``; how many events."""
+    return _count_each(SSEParser(), reads)
 
 
 def lesson_lib_events(reads: Iterable[bytes]) -> list[EventData]:
@@ -95,11 +99,7 @@ def lesson_lib_feed_events(reads: Iterable[bytes]) -> list[EventData]:
 
 def reference_count(reads: Iterable[bytes]) -> int:
     """lesson_lib's reference parser, driven as :func:`lesson_lib_count` drives ``SSEParser``."""
-    parser = ReferenceSSEParser()
-    count = 0
-    for events in parser.feed_each(reads):
-        count += len(events)
-    return count + len(parser.close())
+    return _count_each(ReferenceSSEParser(), reads)
 
 
 def reference_events(reads: Iterable[bytes]) -> list[EventData]:

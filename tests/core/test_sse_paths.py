@@ -66,7 +66,12 @@ def _run(make: Callable[[], object], chunks: list[bytes], gate: int | None) -> t
         except BoundaryError as exc:
             out.extend(exc.outputs)
             error, state_before_close = exc, None
-    final = (
+    return _final(parser, out, error, state_before_close), after_each
+
+
+def _final(parser, out: list, error: BoundaryError | None, state_before_close: object) -> tuple:
+    """Everything observable at the end of a run: outputs, the error and where, state, the parser's views."""
+    return (
         out,
         where(error),
         str(error) if error is not None else None,
@@ -76,7 +81,6 @@ def _run(make: Callable[[], object], chunks: list[bytes], gate: int | None) -> t
         parser.events_out,
         parser.ended_mid,
     )
-    return final, after_each
 
 
 def _run_each(make: Callable[[], object], chunks: list[bytes], gate: int | None) -> tuple:
@@ -114,17 +118,7 @@ def _run_each(make: Callable[[], object], chunks: list[bytes], gate: int | None)
         except BoundaryError as exc:
             out.extend(exc.outputs)
             error, state_before_close = exc, None
-    final = (
-        out,
-        where(error),
-        str(error) if error is not None else None,
-        state_before_close,
-        parser.last_event_id,
-        parser.retry,
-        parser.events_out,
-        parser.ended_mid,
-    )
-    return final, list(zip(per_read, states, strict=False))
+    return _final(parser, out, error, state_before_close), list(zip(per_read, states, strict=False))
 
 
 def _state(parser) -> dict[str, object]:
