@@ -220,7 +220,11 @@ def resolve_test(node: str):
     path, _, rest = node.partition("::")
     assert path.startswith("tests/") and path.endswith(".py") and rest, f"not a test node id: {node}"
     assert (ROOT / path).is_file(), f"no such test file: {path}"
-    module = importlib.import_module(path[:-3].replace("/", "."))
+    parts = path[:-3].split("/")
+    for depth in range(2, len(parts)):  # its folders' conftests first, as pytest loads them (sys.path)
+        if (ROOT.joinpath(*parts[:depth]) / "conftest.py").is_file():
+            importlib.import_module(".".join([*parts[:depth], "conftest"]))
+    module = importlib.import_module(".".join(parts))
     target = module
     for name in rest.split("::"):
         assert hasattr(target, name), f"{node}: {name} not found"

@@ -13,6 +13,11 @@ notebook file itself, read here with ``json``: nothing is computed with lesson_l
 The server is started by the copy's ``tools/lab.py`` (the conftest's ``jupyter_lab``), so this checks
 what ``make lab`` does for a newcomer: a fresh Jupyter data folder (untrusted notebooks until lab.py
 trusts them) and fresh user settings. It also checks that nothing pops up over the first lesson.
+
+The views are read once the widget manager holds the notebook's stored state. One allowance: a view that
+ipywidgets' renderer gave up on ("model not found") while the manager holds its model is ipywidgets' restore
+race (``UpstreamRace``), seen in CI under load; the lesson is opened once more, and a second time in a row
+fails. A test below injects that fault to show the allowance goes no further.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import json
 import re
 import time
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -167,6 +173,63 @@ POP_UPS = """() => Array.from(document.querySelectorAll('.Toastify__toast, .jp-t
     .filter(e => e.offsetParent !== null || e.getClientRects().length > 0).map(e => e.innerText)"""
 
 
+# What the open notebook's widget manager holds of the given model ids. The manager is reached through a
+# widget view's renderer (ipywidgets' WidgetRenderer keeps it as a promise, not public API: if that
+# changes, ``reachable`` is false and the wait below says so); restoredStatus, has_model and get_model are
+# the manager's own API.
+MANAGER_STATE = """async (ids) => {
+    const panel = window.jupyterapp.shell.currentWidget;
+    let renderer = null;
+    const walk = (w, depth) => {
+        if (renderer || !w || depth > 6) return;
+        if (w._manager && w._manager.promise) { renderer = w; return; }
+        for (const child of (w.widgets || (w.layout && w.layout.widgets) || [])) walk(child, depth + 1);
+    };
+    for (const cell of panel.content.widgets) walk(cell.outputArea, 0);
+    if (!renderer) return {reachable: false};
+    const manager = await renderer._manager.promise;
+    const missing = ids.filter(id => !manager.has_model(id));
+    const failed = [];
+    for (const id of ids.filter(id => manager.has_model(id))) {
+        try { await manager.get_model(id); } catch (error) { failed.push(String(error)); }
+    }
+    const kernel = manager.kernel;
+    return {reachable: true, restored: manager.restoredStatus, missing: missing.length, failed: failed,
+            kernel: kernel ? kernel.connectionStatus + '/' + kernel.status : 'none'};
+}"""
+RACE_TEXT = "Error displaying widget: model not found"
+
+
+class UpstreamRace(AssertionError):
+    """ipywidgets' renderer gave up on a view ("model not found") although the manager holds its model.
+
+    Its jupyterlab-manager restores twice when a notebook opens: once from the kernel and the notebook's
+    stored state (started by the manager's constructor), and once from the kernel alone, started when
+    the kernel connects. The second can finish first and mark the manager restored while the stored
+    state still waits for a kernel round trip; a view that asks for its model then waits 2 s, shows this
+    error and is never drawn again (read in jupyterlab_widgets 3.0.17). On a loaded machine a learner
+    sees it too: reloading the page, or running the cell, draws the view.
+    """
+
+
+def stored_state_loaded(page: Page, widgets: list[StoredWidget]) -> dict:
+    """Wait until the widget manager is restored and holds every stored model of ``widgets`` (each one
+    created without error); what it holds at the end. TimeoutError (with that state) if it never does."""
+    ids = [w.model_id for w in widgets]
+    seen: list[dict] = []
+
+    def loaded() -> bool:
+        seen.append(page.evaluate(MANAGER_STATE, ids))
+        last = seen[-1]
+        return bool(last["reachable"] and last["restored"] and not last["missing"] and not last["failed"])
+
+    try:
+        wait_for(loaded, timeout=90, what="the widget manager to load the notebook's stored widget state")
+    except TimeoutError as exc:
+        raise TimeoutError(f"{exc}; the manager last showed {seen[-1] if seen else 'nothing'}") from None
+    return seen[-1]
+
+
 def shut_down_kernels(lab) -> None:
     """End the kernels of the lessons opened so far (through the server's API), to spare the CPU."""
     for kernel in json.loads(lab.api("/api/kernels")[1]):
@@ -187,18 +250,34 @@ CONTROLS_INERT = """(node) => {
 }"""
 
 
-def check_lesson(page: Page, lab, name: str, edition: str, artifacts: Path) -> list[str]:
+def check_lesson(page: Page, lab, name: str, edition: str, artifacts: Path, reopen: bool = True,
+                 faults: list[Callable[[Page, list[StoredWidget]], None]] | None = None) -> list[str]:
     """Open ``name`` (a path under notebooks/) untouched and compare what the page shows with the stored
-    widgets; the problems."""
+    widgets; the problems.
+
+    The views are read only once the widget manager holds the stored state. If ipywidgets' own restore
+    race (``UpstreamRace``) left a view undrawn although its model is there, the lesson is opened once
+    more (``reopen``), as a learner would reload the page, and a second time is a problem. ``faults`` (for
+    the tests of this check): each opening takes the next one and applies it once the state is loaded."""
     path = lab.root / "notebooks" / name
     stem = f"{edition}-{path.stem}"
     widgets = stored_widgets(path)
     page.goto(lab.url(name).replace("?token=", "?reset&token="))
     page.wait_for_function(OPENED, arg=name, timeout=90_000, polling=250)
+    try:
+        stored_state_loaded(page, widgets)
+    except TimeoutError as exc:
+        return [f"{name}: the stored widget state is not loaded on open: {exc}"]
+    if faults:
+        faults.pop(0)(page, widgets)
     problems = []
 
     def rendered(widget: StoredWidget):
         shown = page.evaluate(CELL_OUTPUTS, widget.cell)
+        if shown["errors"] and all(RACE_TEXT in error for error in shown["errors"]):
+            state = page.evaluate(MANAGER_STATE, [widget.model_id])
+            if state["reachable"] and not state["missing"] and not state["failed"]:
+                raise UpstreamRace(f"{name} cell {widget.cell}: {shown['errors']}, its model held: {state}")
         assert not shown["errors"], f"{name} cell {widget.cell}: {shown['errors']}"
         return shown if shown["views"] == 1 else None
 
@@ -206,11 +285,18 @@ def check_lesson(page: Page, lab, name: str, edition: str, artifacts: Path) -> l
         page.evaluate(SCROLL_TO, widget.cell)
         try:
             shown = wait_for(lambda w=widget: rendered(w), timeout=60, what=f"{name} cell {widget.cell}")
+        except UpstreamRace as race:
+            if reopen:
+                print(f"ipywidgets' restore race, opening the lesson again: {race}")
+                return check_lesson(page, lab, name, edition, artifacts, reopen=False, faults=faults)
+            problems.append(f"{race} (the second opening in a row: {UpstreamRace.__doc__.split(chr(10))[0]})")
+            continue
         except (TimeoutError, AssertionError) as exc:
             shown = page.evaluate(CELL_OUTPUTS, widget.cell)
+            state = page.evaluate(MANAGER_STATE, [widget.model_id])
             problems.append(
                 f"{name} cell {widget.cell}: the widget is not drawn on open ({exc}); the page shows "
-                f"{shown['texts'] or 'no text'}"
+                f"{shown['texts'] or 'no text'}; the widget manager shows {state}"
             )
             continue
         if any(widget.repr.split(":")[0] in text for text in shown["texts"]):
@@ -306,3 +392,60 @@ def test_nothing_pops_up_over_the_first_lesson(jupyter_lab, page, artifacts):
     expect(page.locator(".jp-Notebook")).to_be_visible()
     page.screenshot(path=str(artifacts / "lab-first-open-page.png"))
     assert page.evaluate(POP_UPS) == []
+
+
+# A fault for the test below: the widget view of the cell renders again as on open while its model is
+# out of the manager's table, so ipywidgets' renderer gives up after its 2 s wait and shows "model not
+# found", as in its restore race; then the model is put back (``restore``) or left out (a state the
+# notebook does not hold). It writes ipywidgets' private table: a fault injected by a test, nothing more.
+GIVE_UP = """async ([index, id, restore]) => {
+    const cell = window.jupyterapp.shell.currentWidget.content.widgets[index];
+    let renderer = null;
+    const walk = (w, depth) => {
+        if (renderer || !w || depth > 6) return;
+        if (w._manager && w._manager.promise) { renderer = w; return; }
+        for (const child of (w.widgets || (w.layout && w.layout.widgets) || [])) walk(child, depth + 1);
+    };
+    walk(cell.outputArea, 0);
+    const manager = await renderer._manager.promise;
+    const held = manager._models[id];
+    delete manager._models[id];
+    const view = {model_id: id, version_major: 2, version_minor: 0};
+    await renderer.renderModel({data: {[renderer.mimeType]: view}, metadata: {}});
+    if (restore) manager._models[id] = held;
+    return renderer.node.textContent;
+}"""
+
+
+def give_up(restore: bool) -> Callable[[Page, list[StoredWidget]], None]:
+    def fault(page: Page, widgets: list[StoredWidget]) -> None:
+        shown = page.evaluate(GIVE_UP, [widgets[0].cell, widgets[0].model_id, restore])
+        assert shown == RACE_TEXT, shown
+
+    return fault
+
+
+def test_the_check_opens_again_after_ipywidgets_restore_race_and_only_then(
+    jupyter_lab, page, artifacts, capsys
+):
+    """The one allowance the check above makes: a view ipywidgets gave up on while the manager holds
+    its model is ipywidgets' restore race, and the lesson is opened once more. Twice in a row is a
+    problem, and so is a view whose model the manager does not hold (never called a race)."""
+    lesson = "00_start_here.ipynb"
+    assert len(stored_widgets(ROOT / "notebooks" / lesson)) == 1
+    faults = [give_up(restore=True)]
+    assert check_lesson(page, jupyter_lab, lesson, "en", artifacts, faults=faults) == []
+    assert faults == [] and "restore race, opening the lesson again" in capsys.readouterr().out
+    shut_down_kernels(jupyter_lab)
+
+    faults = [give_up(restore=True), give_up(restore=True)]
+    problems = check_lesson(page, jupyter_lab, lesson, "en", artifacts, faults=faults)
+    assert faults == [] and len(problems) == 1 and "the second opening in a row" in problems[0], problems
+    assert capsys.readouterr().out.count("opening the lesson again") == 1
+    shut_down_kernels(jupyter_lab)
+
+    faults = [give_up(restore=False)]
+    problems = check_lesson(page, jupyter_lab, lesson, "en", artifacts, faults=faults)
+    assert "opening the lesson again" not in capsys.readouterr().out
+    assert len(problems) == 1 and "not drawn on open" in problems[0], problems
+    assert "'missing': 1" in problems[0], problems
