@@ -177,15 +177,19 @@ POP_UPS = """() => Array.from(document.querySelectorAll('.Toastify__toast, .jp-t
 # widget view's renderer (ipywidgets' WidgetRenderer keeps it as a promise, not public API: if that
 # changes, ``reachable`` is false and the wait below says so); restoredStatus, has_model and get_model are
 # the manager's own API.
-MANAGER_STATE = """async (ids) => {
-    const panel = window.jupyterapp.shell.currentWidget;
+# The first widget renderer under the given cells' output areas (null if none): JavaScript shared below.
+FIND_RENDERER = """(cells) => {
     let renderer = null;
     const walk = (w, depth) => {
         if (renderer || !w || depth > 6) return;
         if (w._manager && w._manager.promise) { renderer = w; return; }
         for (const child of (w.widgets || (w.layout && w.layout.widgets) || [])) walk(child, depth + 1);
     };
-    for (const cell of panel.content.widgets) walk(cell.outputArea, 0);
+    for (const cell of cells) walk(cell.outputArea, 0);
+    return renderer;
+}"""
+MANAGER_STATE = """async (ids) => {
+    const renderer = (""" + FIND_RENDERER + """)(window.jupyterapp.shell.currentWidget.content.widgets);
     if (!renderer) return {reachable: false};
     const manager = await renderer._manager.promise;
     const missing = ids.filter(id => !manager.has_model(id));
@@ -212,9 +216,9 @@ class UpstreamRace(AssertionError):
     """
 
 
-def stored_state_loaded(page: Page, widgets: list[StoredWidget]) -> dict:
+def wait_for_stored_state(page: Page, widgets: list[StoredWidget]) -> None:
     """Wait until the widget manager is restored and holds every stored model of ``widgets`` (each one
-    created without error); what it holds at the end. TimeoutError (with that state) if it never does."""
+    created without error); TimeoutError, with what it held last, if it never does."""
     ids = [w.model_id for w in widgets]
     seen: list[dict] = []
 
@@ -227,7 +231,6 @@ def stored_state_loaded(page: Page, widgets: list[StoredWidget]) -> dict:
         wait_for(loaded, timeout=90, what="the widget manager to load the notebook's stored widget state")
     except TimeoutError as exc:
         raise TimeoutError(f"{exc}; the manager last showed {seen[-1] if seen else 'nothing'}") from None
-    return seen[-1]
 
 
 def shut_down_kernels(lab) -> None:
@@ -265,7 +268,7 @@ def check_lesson(page: Page, lab, name: str, edition: str, artifacts: Path, reop
     page.goto(lab.url(name).replace("?token=", "?reset&token="))
     page.wait_for_function(OPENED, arg=name, timeout=90_000, polling=250)
     try:
-        stored_state_loaded(page, widgets)
+        wait_for_stored_state(page, widgets)
     except TimeoutError as exc:
         return [f"{name}: the stored widget state is not loaded on open: {exc}"]
     if faults:
@@ -289,7 +292,7 @@ def check_lesson(page: Page, lab, name: str, edition: str, artifacts: Path, reop
             if reopen:
                 print(f"ipywidgets' restore race, opening the lesson again: {race}")
                 return check_lesson(page, lab, name, edition, artifacts, reopen=False, faults=faults)
-            problems.append(f"{race} (the second opening in a row: {UpstreamRace.__doc__.split(chr(10))[0]})")
+            problems.append(f"{race} (ipywidgets' restore race, in the second opening in a row)")
             continue
         except (TimeoutError, AssertionError) as exc:
             shown = page.evaluate(CELL_OUTPUTS, widget.cell)
@@ -400,13 +403,7 @@ def test_nothing_pops_up_over_the_first_lesson(jupyter_lab, page, artifacts):
 # notebook does not hold). It writes ipywidgets' private table: a fault injected by a test, nothing more.
 GIVE_UP = """async ([index, id, restore]) => {
     const cell = window.jupyterapp.shell.currentWidget.content.widgets[index];
-    let renderer = null;
-    const walk = (w, depth) => {
-        if (renderer || !w || depth > 6) return;
-        if (w._manager && w._manager.promise) { renderer = w; return; }
-        for (const child of (w.widgets || (w.layout && w.layout.widgets) || [])) walk(child, depth + 1);
-    };
-    walk(cell.outputArea, 0);
+    const renderer = (""" + FIND_RENDERER + """)([cell]);
     const manager = await renderer._manager.promise;
     const held = manager._models[id];
     delete manager._models[id];
