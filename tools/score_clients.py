@@ -1,10 +1,10 @@
 """Score the clients people use over the whole fault catalogue: ``docs/fault_scores.json`` and ``.md``.
 
-Starts a ``FaultServer`` in this process (127.0.0.1, a free port), lists its catalogue (``GET /faults``) and
-runs every client of ``lesson_lib.teach.fault_clients`` over it (the clients in parallel threads, each
-one's faults in catalogue order), then writes the scores as JSON and as the Markdown table (faults by
-lesson, clients as columns, a legend, totals). Both are deterministic: no timings, addresses or answer
-text; the same clients on the same catalogue write the same bytes.
+Starts a fault server in a process of its own (``fault_server_process``: 127.0.0.1, a free port), lists its
+catalogue (``GET /faults``) and runs every client of ``lesson_lib.teach.fault_clients`` over it (the clients
+at once, each in a process of its own, each one's faults in catalogue order), then writes the scores as JSON
+and as the Markdown table (faults by lesson, clients as columns, a legend, totals). Both are deterministic: no
+timings, addresses or answer text; the same clients on the same catalogue write the same bytes.
 
 Usage: ``python tools/score_clients.py [--out DIR] [--check]``. ``--out`` (default ``docs``) is where the
 two files go; ``--check`` writes nothing and exits 1, naming the file, if what the clients do now differs
@@ -35,12 +35,11 @@ def render(data: dict[str, Any]) -> dict[str, str]:
 
 
 def measure() -> dict[str, Any]:
-    """Every client over the catalogue of a fault server started for the purpose."""
-    from lesson_lib.faults import server as fault_server
-    from lesson_lib.teach.fault_scores import score_server
+    """Every client over the catalogue of a fault server started for the purpose, in a process of its own."""
+    from lesson_lib.teach.fault_scores import fault_server_process, score_server
 
-    with fault_server.FaultServer() as server:
-        return score_server(server.url)
+    with fault_server_process() as url:
+        return score_server(url)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -53,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         data = measure()
-    except ImportError as exc:
+    except (ImportError, RuntimeError) as exc:
         print(f"score_clients: cannot start the fault server ({exc})", file=sys.stderr)
         return 2
     files = render(data)

@@ -1,24 +1,32 @@
 """Score clients over the fault catalogue: each fault's verdict judged, the whole as JSON and as a table.
 
-:func:`score_all` runs each :class:`~.fault_clients.Adapter` over the entries (the clients in parallel
-threads, each client's faults one after another, in catalogue order) and judges every verdict against the
-catalogue's expected one (:meth:`lesson_lib.faults.Expected.accepts`), in one of :data:`CLASSES`.
-:func:`scores_json` is the result as data, deterministic (no timings, no addresses, no answer text: whether
-the text matched, not the text), and :func:`scores_markdown` renders that data as the table
-``docs/fault_scores.md`` commits: faults as rows grouped by lesson, clients as columns, a legend, totals.
-``tools/score_clients.py`` runs it against a fault server and writes both files.
+:func:`score_all` runs each :class:`~.fault_clients.Adapter` over the entries (the clients all at once, in
+threads or each in a process of its own, each client's faults one after another, in catalogue order) and
+judges every verdict against the catalogue's expected one (:meth:`lesson_lib.faults.Expected.accepts`), in one
+of :data:`CLASSES`. :func:`scores_json` is the result as data, deterministic (no timings, no addresses, no
+answer text: whether the text matched, not the text), and :func:`scores_markdown` renders that data as the
+table ``docs/fault_scores.md`` commits: faults as rows grouped by lesson, clients as columns, a legend,
+totals. ``tools/score_clients.py`` runs it against a fault server and writes both files.
 """
 
 from __future__ import annotations
 
 import importlib.metadata
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+import multiprocessing
+import pickle
+import re
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..core.options import check_number
 from ..faults import Expected, get_fault
 from .fault_clients import CLIENTS, IDLE_SECONDS, UNTIMED_SECONDS, Adapter, Entry, EntryError
 
@@ -31,6 +39,7 @@ __all__ = [
     "Score",
     "committed_scores",
     "fault_rows",
+    "fault_server_process",
     "fetch_entries",
     "judge",
     "score_all",
@@ -139,14 +148,36 @@ def score_all(
     entries: Sequence[Entry],
     adapters: Sequence[Adapter] = CLIENTS,
     expected: Callable[[Entry], Expected] = _expected_of,
+    *,
+    isolated: bool = False,
 ) -> dict[str, list[Score]]:
-    """Every adapter over every entry: the adapters in parallel threads (one each), each one's entries in
-    order. Returns the scores by client name, in ``adapters``' order."""
+    """Every adapter over every entry, all adapters at once, each one's entries in order. Returns the scores
+    by client name, in ``adapters``' order.
+
+    The adapters run in threads of this process, or with ``isolated`` each in a process of its own: then
+    one client's pauses do not depend on the work of the others (ten clients in one interpreter share its
+    lock, and on a loaded machine a client can miss a heartbeat it was sent in time). Isolated adapters and
+    ``expected`` must be picklable (module-level, as :data:`CLIENTS` are): ValueError naming the first that
+    is not, before anything runs."""
     names = [adapter.name for adapter in adapters]
     if len(set(names)) != len(names):
         raise ValueError(f"adapters must have distinct names, got {names}")
-    with ThreadPoolExecutor(max_workers=max(1, len(adapters)), thread_name_prefix="score") as pool:
-        futures = [pool.submit(score_client, adapter, list(entries), expected) for adapter in adapters]
+    jobs = [(adapter, list(entries), expected) for adapter in adapters]
+    pool: Executor
+    if isolated:
+        for adapter, _, _ in jobs:
+            try:
+                pickle.dumps((adapter, expected))
+            except (pickle.PicklingError, AttributeError, TypeError) as exc:
+                raise ValueError(
+                    f"isolated adapters must be picklable; {adapter.name!r} is not ({type(exc).__name__})"
+                ) from None
+        spawn = multiprocessing.get_context("spawn")  # not fork: this process may already run threads
+        pool = ProcessPoolExecutor(max_workers=max(1, len(adapters)), mp_context=spawn)
+    else:
+        pool = ThreadPoolExecutor(max_workers=max(1, len(adapters)), thread_name_prefix="score")
+    with pool:
+        futures = [pool.submit(score_client, *job) for job in jobs]
         return {adapter.name: future.result() for adapter, future in zip(adapters, futures, strict=True)}
 
 
@@ -204,10 +235,81 @@ def fetch_entries(server_url: str) -> list[dict[str, Any]]:
     return entries
 
 
+#: The child fault server: it prints its URL, then serves until its standard input ends (the parent closed
+#: it, or died), and at the latest after the server's own ``max_lifetime``.
+_SERVE_UNTIL_STDIN_ENDS = (
+    "import sys\n"
+    "from lesson_lib.faults.server import FaultServer\n"
+    "with FaultServer() as server:\n"
+    "    print('fault server on', server.url, flush=True)\n"
+    "    sys.stdin.read()\n"
+)
+
+
+@contextmanager
+def fault_server_process(timeout: float = 60.0, command: Sequence[str] | None = None) -> Iterator[str]:
+    """A fault server in a process of its own (127.0.0.1, a free port): its URL while the block runs. The
+    process is ended after the block, whatever happens, and ends by itself if this process dies.
+
+    Scoring runs every client in a thread of the scorer's process. A server in that process would share
+    its interpreter lock with them, and a write it owes (a heartbeat 0.2 s after the last) could come later
+    than a client's 1 s read timeout on a loaded machine: the verdict would measure the scorer, not the
+    client. ``command`` replaces the child's command line (tests); its first line of output must be
+    ``fault server on <url>``. RuntimeError, with what the child printed, if that line does not come within
+    ``timeout`` seconds; ValueError for a ``timeout`` out of range, before anything starts.
+    """
+    check_number("timeout", timeout, minimum=0, maximum=3600, low_open=True)
+    argv = list(command) if command is not None else [sys.executable, "-c", _SERVE_UNTIL_STDIN_ENDS]
+    process = subprocess.Popen(
+        argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    timed_out = threading.Event()
+
+    def give_up() -> None:
+        timed_out.set()
+        process.kill()
+
+    watchdog = threading.Timer(timeout, give_up)
+    watchdog.start()
+    try:
+        assert process.stdout is not None
+        first = process.stdout.readline()
+        watchdog.cancel()
+        found = re.fullmatch(r"fault server on (http://\S+)\n", first)
+        if found is None:
+            try:  # a child that is failing gets two seconds to finish saying why
+                rest, _ = process.communicate(timeout=2)
+                status: int | None = process.returncode
+            except subprocess.TimeoutExpired:
+                process.kill()
+                rest, status = process.communicate()[0], None
+            output = (first + rest).strip()
+            if timed_out.is_set():
+                why = f"no URL within {timeout:g} s"
+            elif status is not None:
+                why = f"it exited with status {status}"
+            else:
+                why = "its first line was not its URL"
+            raise RuntimeError(f"the fault server did not start: {why}; it printed {output[-500:]!r}")
+        yield found.group(1)
+    finally:
+        watchdog.cancel()
+        if process.stdin is not None and not process.stdin.closed:
+            process.stdin.close()  # the child's cue to stop
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        if process.stdout is not None:
+            process.stdout.close()
+
+
 def score_server(server_url: str, adapters: Sequence[Adapter] = CLIENTS) -> dict[str, Any]:
-    """Every adapter over the catalogue of the fault server at ``server_url``: :func:`scores_json`'s data."""
+    """Every adapter over the catalogue of the fault server at ``server_url``, each in a process of its own
+    (:func:`score_all`, ``isolated``): :func:`scores_json`'s data."""
     entries = fetch_entries(server_url)
-    return scores_json(entries, score_all(entries, adapters))
+    return scores_json(entries, score_all(entries, adapters, isolated=True))
 
 
 # -- the table ---------------------------------------------------------------------------------------------

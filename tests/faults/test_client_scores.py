@@ -1,11 +1,11 @@
 """The catalogue, the expected verdicts and the committed table agree (issue 26, "Measured, in the repo").
 
 Every client of lesson_lib.teach.fault_clients runs again over the whole catalogue against the real fault
-server (in this process, on 127.0.0.1 at a free port; the clients in parallel threads, each one's faults in
-order), and what they do now must be exactly ``docs/fault_scores.json``, whose fault list and expected
-verdicts must be the catalogue's; ``docs/fault_scores.md`` must be that JSON's table. After a change to a
-client, the catalogue or a package version: ``python tools/score_clients.py`` writes both again. And
-lesson_lib's own client (sync and async) gets the expected verdict on every entry.
+server (in a process of its own, on 127.0.0.1 at a free port; the clients at once, each in a process of its
+own, each one's faults in order), and what they do now must be exactly ``docs/fault_scores.json``, whose fault
+list and expected verdicts must be the catalogue's; ``docs/fault_scores.md`` must be that JSON's table. After
+a change to a client, the catalogue or a package version: ``python tools/score_clients.py`` writes both again.
+And lesson_lib's own client (sync and async) gets the expected verdict on every entry.
 
 Needs the fault server's ``FaultServer`` (``lesson_lib/faults/server.py``): in a tree without it this module
 fails to import, naming it (the client adapters are tested without it in tests/teach/test_fault_clients.py).
@@ -19,8 +19,15 @@ from pathlib import Path
 import pytest
 
 from lesson_lib.faults import CATALOGUE, catalogue_json
-from lesson_lib.faults import server as fault_server  # ImportError: the fault server is not in this tree yet
-from lesson_lib.teach.fault_scores import fault_rows, fetch_entries, score_all, scores_json, scores_markdown
+from lesson_lib.faults import server as fault_server  # noqa: F401  (ImportError: no fault server in this tree)
+from lesson_lib.teach.fault_scores import (
+    fault_rows,
+    fault_server_process,
+    fetch_entries,
+    score_all,
+    scores_json,
+    scores_markdown,
+)
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 OWN = ("lesson_lib", "lesson_lib-async")
@@ -28,9 +35,9 @@ OWN = ("lesson_lib", "lesson_lib-async")
 
 @pytest.fixture(scope="module")
 def measured():
-    with fault_server.FaultServer() as server:
-        entries = fetch_entries(server.url)
-        scores = score_all(entries)
+    with fault_server_process() as url:  # not in this process: the clients' threads would slow the server
+        entries = fetch_entries(url)
+        scores = score_all(entries, isolated=True)  # each client in a process of its own, for the same reason
     return entries, scores
 
 

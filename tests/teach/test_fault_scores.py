@@ -186,3 +186,8 @@ def test_a_description_s_bar_is_escaped_in_the_table():
 def test_two_adapters_of_one_name_are_refused():
     with pytest.raises(ValueError, match="distinct names"):
         score_all([], (CLIENTS[0], CLIENTS[0]))
+
+
+def test_isolated_adapters_that_cannot_be_sent_to_a_process_are_refused_by_name_before_any_runs():
+    with pytest.raises(ValueError, match=r"picklable; 'says-completed-other' is not"):
+        score_all([{"name": "never-read"}], (CLIENTS[0], *MADE_UP), isolated=True)
