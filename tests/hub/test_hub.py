@@ -191,6 +191,7 @@ def test_lesson_01_as_a_voila_app_through_the_hub_is_live_and_closed_to_another_
             page = browser_login(browser, classroom, one)
             failed: list[str] = []
             page.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+            log_start = classroom.log_path.stat().st_size
             response = page.goto(classroom.url + app, timeout=180_000)  # Voila runs every cell first
             assert response is not None and response.status == 200, response and response.status
             box = find_explorer(page, timeout=120_000)
@@ -201,7 +202,7 @@ def test_lesson_01_as_a_voila_app_through_the_hub_is_live_and_closed_to_another_
             for cut in (INSIDE, BOUNDARY):
                 drag_cut(page, box, cut)
                 expect_cut_shown(box, cut)
-            assert failed == [], failed
+            assert failed == [], (failed, _errors_logged_since(classroom, log_start))
 
             other = browser_login(browser, classroom, two)
             refused = other.goto(classroom.url + app, timeout=60_000)
@@ -211,6 +212,18 @@ def test_lesson_01_as_a_voila_app_through_the_hub_is_live_and_closed_to_another_
             expect(other.locator(".widget-slider")).to_have_count(0)
         finally:
             browser.close()
+
+
+def _errors_logged_since(room: Classroom, offset: int) -> list[str]:
+    """The hub log's error lines (the hub's, the proxy's and the learners' servers', which write there) from
+    byte ``offset`` on, with the lines of any traceback: what answered a request with an error, and why."""
+    with room.log_path.open("rb") as log:
+        log.seek(offset)
+        lines = log.read().decode("utf-8", "replace").splitlines()
+    error = re.compile(r"\[E |\b5\d\d (GET|POST|PUT|DELETE) |Traceback")  # jupyter's logs: [E date name]
+    marks = [i for i, line in enumerate(lines) if error.search(line)]
+    shown = sorted({j for i in marks for j in range(i, min(i + 25, len(lines)))})
+    return [lines[j][:300] for j in shown][:120]
 
 
 def _view_cells(page: str) -> dict[str, list[tuple[str, str]]]:
