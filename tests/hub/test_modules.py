@@ -32,9 +32,9 @@ def test_lesson_lib_and_the_classroom_do_not_import_each_other():
 
 def test_the_modules_copied_into_the_hub_root_need_only_the_standard_library_and_jupyterhub():
     allowed = set(sys.stdlib_module_names) | {".", "__future__", "jupyterhub", "traitlets"}
-    for name in ("cgroups.py", "learners.py", "hubside.py"):
+    for name in ("cgroups.py", "learners.py", "ports.py", "hubside.py"):
         assert imported(CLASSROOM / name) <= allowed, name
-    for name in ("cgroups.py", "learners.py"):
+    for name in ("cgroups.py", "learners.py", "ports.py"):
         assert imported(CLASSROOM / name) <= set(sys.stdlib_module_names) | {".", "__future__"}, name
 
 
@@ -42,7 +42,7 @@ def test_the_port_pool_gives_distinct_free_ports_below_the_ephemeral_range_and_s
     import socket
 
     sys.path.insert(0, str(ROOT / "tools"))
-    from classroom.hubside import PortPool
+    from classroom.ports import PortPool
 
     low, high = 20000, 20004
     with socket.socket() as busy:
@@ -65,3 +65,33 @@ def test_the_port_pool_gives_distinct_free_ports_below_the_ephemeral_range_and_s
         assert "30000-20000" in str(exc)
     else:
         raise AssertionError("a backwards range was accepted")
+
+
+def test_the_servers_ports_are_checked_against_the_machines_ephemeral_range(tmp_path):
+    sys.path.insert(0, str(ROOT / "tools"))
+    from classroom.ports import (
+        EPHEMERAL_RANGE_FILE,
+        SERVER_PORTS,
+        PortRangeError,
+        below_ephemeral,
+        ephemeral_ports,
+    )
+
+    linux_default = tmp_path / "ip_local_port_range"
+    linux_default.write_text("32768\t60999\n", encoding="ascii")
+    assert ephemeral_ports(linux_default) == (32768, 60999)
+    assert ephemeral_ports(tmp_path / "absent") is None
+    below_ephemeral(*SERVER_PORTS, (32768, 60999))  # the default: below
+    below_ephemeral(20000, 30000, (30000, 60999))  # [low, high): 30000 is not a server's port
+    below_ephemeral(20000, 30000, None)  # nothing to check against
+    for ephemeral in ((29999, 60999), (1024, 65535), (10000, 20000), (25000, 25001)):
+        try:
+            below_ephemeral(20000, 30000, ephemeral)
+        except PortRangeError as exc:
+            message = str(exc)
+            assert "20000-29999" in message and f"{ephemeral[0]}-{ephemeral[1]}" in message, message
+            assert "net.ipv4.ip_local_port_range" in message and str(EPHEMERAL_RANGE_FILE) in message
+        else:
+            raise AssertionError(f"{ephemeral} overlaps 20000-29999 and was accepted")
+    if EPHEMERAL_RANGE_FILE.exists():  # this machine: what make hub checks before it makes anything
+        below_ephemeral(*SERVER_PORTS, ephemeral_ports())

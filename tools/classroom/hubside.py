@@ -7,10 +7,7 @@ it runs inside the hub (root), with jupyterhub importable.
 from __future__ import annotations
 
 import json
-import random
 import signal
-import socket
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +17,7 @@ from traitlets import Integer, Tuple, Unicode
 
 from .cgroups import detect, join
 from .learners import verify_password
+from .ports import SERVER_PORTS, PortPool, below_ephemeral, ephemeral_ports
 
 
 class LearnerAuthenticator(Authenticator):
@@ -38,45 +36,6 @@ class LearnerAuthenticator(Authenticator):
         return None
 
 
-class PortPool:
-    """Ports for the learners' servers from ``[low, high)``, a range below the kernel's ephemeral ports
-    (``/proc/sys/net/ipv4/ip_local_port_range``, 32768-60999 by default).
-
-    LocalProcessSpawner asks the kernel for a free port (bind to port 0, close) and the server binds it
-    seconds later; meanwhile anything else binding port 0 on the machine (a relay in a kernel, a test's
-    server) can get it, and the hub then takes that program for the learner's server (seen in
-    benchmarks/hub_load.py at 10 learners: "Single-user server has no version header", then a 503). The
-    kernel does not hand out ports of this range for port 0 while its ephemeral range starts above it; the
-    pool gives a port to one server at a time."""
-
-    def __init__(self, low: int, high: int) -> None:
-        if not 1024 <= low < high <= 65536:
-            raise ValueError(f"a port range from 1024 up, low < high: got {low}-{high}")
-        self.low, self.high = low, high
-        self._taken: set[int] = set()
-        self._lock = threading.Lock()
-
-    def take(self, tries: int = 500) -> int:
-        """A port of the range that no server of the pool holds and that nothing listens on now."""
-        with self._lock:
-            for _ in range(tries):
-                port = random.randrange(self.low, self.high)
-                if port in self._taken:
-                    continue
-                with socket.socket() as probe:
-                    try:
-                        probe.bind(("127.0.0.1", port))
-                    except OSError:
-                        continue
-                self._taken.add(port)
-                return port
-        raise RuntimeError(f"no free port in {self.low}-{self.high} after {tries} tries")
-
-    def give_back(self, port: int) -> None:
-        with self._lock:
-            self._taken.discard(port)
-
-
 _POOLS: dict[tuple[int, int], PortPool] = {}  # one per range, shared by the hub's spawners
 
 
@@ -86,7 +45,7 @@ class LearnerSpawner(LocalProcessSpawner):
     inherits SIGINT ignored; its servers would then not stop on the hub's SIGINT)."""
 
     memory_limit_bytes = Integer(0, config=True, help="the cgroup memory limit per learner; 0 for none")
-    port_range = Tuple(Integer(), Integer(), default_value=(20000, 30000), config=True,
+    port_range = Tuple(Integer(), Integer(), default_value=SERVER_PORTS, config=True,
                        help="the learners' servers' ports, [low, high): below the ephemeral ports")
     _port_pool: PortPool | None = None  # the pool this spawner's port came from, while it holds one
 
@@ -111,6 +70,8 @@ class LearnerSpawner(LocalProcessSpawner):
             else:
                 self._cgroup = controller.create(self.user.name, self.memory_limit_bytes)
         low, high = self.port_range
+        if (low, high) not in _POOLS:
+            below_ephemeral(low, high, ephemeral_ports())  # PortRangeError: the hub logs it, the spawn fails
         pool = _POOLS.setdefault((low, high), PortPool(low, high))
         self._give_back()
         self.port = pool.take()

@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-HUB_SIDE = ("cgroups.py", "hubside.py", "learners.py")  # copied into config/boundary_lab_hub/
+HUB_SIDE = ("cgroups.py", "hubside.py", "learners.py", "ports.py")  # copied into config/boundary_lab_hub/
 PYTHON_IGNORE = shutil.ignore_patterns(
     "test", "tests", "__pycache__", "site-packages", "idlelib", "turtledemo"
 )

@@ -24,6 +24,7 @@ import psutil
 
 from . import install, learners
 from .cgroups import detect
+from .ports import SERVER_PORTS, below_ephemeral, ephemeral_ports
 
 HOST = "127.0.0.1"
 DEFAULT_ROOT = Path("/srv/boundary-lab-hub")
@@ -70,7 +71,9 @@ class Classroom:
         return self.settings.root / "state"
 
     def prepare(self) -> None:
-        """Make the hub root current, each learner's account and notebook copy, and new passwords."""
+        """Make the hub root current, each learner's account and notebook copy, and new passwords.
+        PortRangeError, before anything is made, if this machine's ephemeral ports overlap the servers'."""
+        below_ephemeral(*SERVER_PORTS, ephemeral_ports())
         s = self.settings
         s.root.mkdir(parents=True, exist_ok=True)
         python = install.make_venv(s.root, s.checkout)
