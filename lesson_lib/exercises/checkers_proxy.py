@@ -2,18 +2,17 @@
 
 The learner writes ``which_setting(config, capture) -> str``: ``config`` is the text of one of the course's
 proxy configurations (``lesson_lib/net/proxy_configs/``), with its comments or without them; ``capture`` is a
-dict of what the upstream did and what a client saw through that real proxy (see
-:mod:`.proxy_cases`); the answer is one of :data:`~.proxy_cases.CULPRITS`. :func:`check_which_setting`
-runs it on every case, in a fixed order, and reports the first wrong one: the case by its number (with the
-proxy, comments kept or removed, upstream plan and header; never its answer, nor its setting's name, which
-would narrow the answer), what the function said, and a hint chosen from the learner's answer and
-what in the case it missed (reading a comment as a directive, giving the same answer to two cases whose
-captures are equal and whose configurations differ, blaming buffering, compression, a header's path, a
-timeout, the upstream or mitmproxy's option, naming something of nginx's on a Caddy or mitmproxy case, or
-trusting what arrived). A hint is chosen without looking at
-the case's answer: ``tests/exercises/test_proxy_exercise.py`` checks that each (answer given, hint) pair is
-shown on cases with different right answers, so a table from hints to answers does not pass, and that no
-hint names the answer of a case it is shown on.
+dict of what the upstream did and what a client saw through that real proxy (see :mod:`.proxy_cases`); the
+answer is one of :data:`~.proxy_cases.CULPRITS`. :func:`check_which_setting` runs it on every case, in a fixed
+order, and reports the first wrong one: the case by its number (with the proxy, comments kept or removed,
+upstream plan and header; never its answer, nor its setting's name, which would narrow the answer), what the
+function said, and a hint chosen from the learner's answer and what in the case it missed (reading a comment
+as a directive, or only the comments, giving the same answer to two cases whose captures are equal and whose
+configurations differ, blaming buffering, compression, a header's path, a timeout, the upstream or mitmproxy's
+option, naming something of nginx's on a Caddy or mitmproxy case, or trusting what arrived). A hint is chosen
+without looking at the case's answer: ``tests/exercises/test_proxy_exercise.py`` checks that each (answer
+given, hint) pair is shown on cases with different right answers, so a table from hints to answers does not
+pass, and that no hint names the answer of a case it is shown on.
 """
 
 from __future__ import annotations
@@ -59,11 +58,12 @@ def wanted(case: ProxyCase) -> str:
 def hint_name(case: ProxyCase, given: str, twin_right: bool, config_unread: bool = False) -> str:
     """The name of the hint (``checkers.proxy.hint.<name>``) for the wrong answer ``given`` on ``case``.
 
-    ``twin_right``: the same case without comments was answered right; ``config_unread``: the function gave
+    ``twin_right``: the same case with its comments the other way (removed if ``case`` has them, kept if
+    not) was answered right, so a comment decided the answer; ``config_unread``: the function gave
     ``given`` also to a case with the same capture and another configuration, whose answer differs. The
     choice reads the answer given and the capture, never the case's answer."""
-    if case.commented and twin_right:
-        return "comment"
+    if twin_right:
+        return "comment" if case.commented else "comments_only"
     if given in _NGINX_ONLY and case.kind != "nginx":
         return f"not_nginx_{case.kind}"
     if config_unread:
@@ -137,7 +137,7 @@ def check_which_setting(function: Any) -> Result:
             )
             return Result(KEY, False, message)
         if not case.accepts(seen.value):
-            twin = right.get((*case.key, False), False)
+            twin = right.get((*case.key, not case.commented), False)
             unread = _same_capture_other_answer(every, answers, number - 1)
             hint = text(f"checkers.proxy.hint.{hint_name(case, seen.value, twin, unread)}")
             message = text(

@@ -61,6 +61,7 @@ PLANS: dict[str, dict[str, Any]] = {
     "drops": {"drop_after": 700},
     "pauses": {"stall_after": 10, "stall_for": 3.0},
     "pauses_before_first_token": {"stall_after": 1, "stall_for": 3.0},
+    "pauses_then_drops": {"stall_after": 10, "stall_for": 3.0, "drop_after": 700},
 }
 
 #: The upstream as the learner reads it in a capture, by plan.
@@ -69,6 +70,10 @@ _UPSTREAM: dict[str, dict[str, Any]] = {
     "drops": {"ends": "drops the connection after 700 bytes", "pause": None},
     "pauses": {"ends": "completes", "pause": {"after_piece": 10, "seconds": 3.0}},
     "pauses_before_first_token": {"ends": "completes", "pause": {"after_piece": 1, "seconds": 3.0}},
+    "pauses_then_drops": {
+        "ends": "drops the connection after 700 bytes",
+        "pause": {"after_piece": 10, "seconds": 3.0},
+    },
 }
 
 
@@ -127,6 +132,9 @@ OBSERVED: dict[_Key, dict[str, Any]] = {
     ("mitmproxy", "defaults", "completes", "no"): _arrived(1, "at once", "clean end", "completed"),
     ("mitmproxy", "stream_large_bodies_1", "completes", "no"): _STREAMED,
     ("mitmproxy", "stream_large_bodies_1", "drops", "no"): _DROPPED,
+    # a silence shorter than nginx's 60 s default, then a drop; the same silence longer than a 1 s timeout
+    ("nginx", "defaults", "pauses_then_drops", "no"): _DROPPED,
+    ("nginx", "read_timeout_1s", "pauses_then_drops", "no"): _TIMED_OUT,
 }
 
 #: The accepted answers of each case, sealed (see :func:`seal`): the wanted one first, then the defensible
@@ -165,6 +173,8 @@ _SEALED: dict[_Key, tuple[str, ...]] = {
     ('mitmproxy', 'defaults', 'completes', 'no'): ('b4ab86349523db2e',),
     ('mitmproxy', 'stream_large_bodies_1', 'completes', 'no'): ('7cdeb642831bcdf2',),
     ('mitmproxy', 'stream_large_bodies_1', 'drops', 'no'): ('3daef3e64687c1e9',),
+    ('nginx', 'defaults', 'pauses_then_drops', 'no'): ('dcac54791ccea74d',),
+    ('nginx', 'read_timeout_1s', 'pauses_then_drops', 'no'): ('125c228fa463c384',),
 }
 
 

@@ -611,6 +611,7 @@ STRINGS = {
     "checkers.proxy.plan.drops": "drops its connection after 700 bytes",
     "checkers.proxy.plan.pauses": "pauses 3 s after its 10th piece",
     "checkers.proxy.plan.pauses_before_first_token": "pauses 3 s after its first piece (a long time to first token)",
+    "checkers.proxy.plan.pauses_then_drops": "pauses 3 s after its 10th piece, then drops its connection after 700 bytes",
     "checkers.proxy.header.no": "sends X-Accel-Buffering: no",
     "checkers.proxy.header.absent": "sends no X-Accel-Buffering",
     "checkers.proxy.where": "case {number} of {total} ({case})",
@@ -632,10 +633,14 @@ STRINGS = {
         "the same configuration without its comments got the right answer: a comment is not a directive. "
         "Which of your checks reads a comment line?"
     ),
+    "checkers.proxy.hint.comments_only": (
+        "the same configuration with its comments got the right answer, and here they are removed: your "
+        "function found its answer in a comment. What do this configuration's directives say?"
+    ),
     "checkers.proxy.hint.config_unread": (
         "another case has exactly this capture and a different configuration, and the two need different "
-        "answers, yet your function gave both the same one: it answered from the capture alone. Read this "
-        "configuration's directives."
+        "answers, yet your function gave both the same one. What in this configuration's directives tells "
+        "the two apart?"
     ),
     "checkers.proxy.hint.buffering": (
         "in section 8's measurements, nginx's buffering alone (proxy_buffering on, its default) still passed "

@@ -49,6 +49,7 @@ STRINGS = {
     "proxies.class.drops": "drops",
     "proxies.class.pauses": "pauses",
     "proxies.class.pauses_before_first_token": "pauses_before_first_token",
+    "proxies.class.pauses_then_drops": "pauses_then_drops",
     "proxies.class.whole": "whole",
     "proxies.class.cut_in_character": "cut_in_character",
     "proxies.class.drop": "drop",

@@ -296,6 +296,7 @@ STRINGS = {
     "checkers.proxy.plan.drops": "发出 700 字节后断开连接",
     "checkers.proxy.plan.pauses": "在第 10 块之后停顿 3 秒",
     "checkers.proxy.plan.pauses_before_first_token": "在第 1 块之后停顿 3 秒（首个 token 来得很慢）",
+    "checkers.proxy.plan.pauses_then_drops": "在第 10 块之后停顿 3 秒，然后发出 700 字节后断开连接",
     "checkers.proxy.header.no": "发送了 X-Accel-Buffering: no",
     "checkers.proxy.header.absent": "没有发送 X-Accel-Buffering",
     "checkers.proxy.where": "第 {number} 个用例，共 {total} 个（{case}）",
@@ -310,13 +311,16 @@ STRINGS = {
     "checkers.proxy.hint.comment": (
         "同一份配置去掉注释后你答对了：注释不是指令。你的哪条判断读到了注释行？"
     ),
+    "checkers.proxy.hint.comments_only": (
+        "同一份配置带着注释时你答对了，这里注释被去掉了：你的函数是从注释里找到答案的。这份配置的指令说了什么？"
+    ),
     "checkers.proxy.hint.config_unread": (
-        "另一个用例的抓包和这个完全相同，配置却不同，两者要的答案也不同，你的函数却给了同一个答案："
-        "它只看了抓包。去读这份配置里的指令。"
+        "另一个用例的抓包和这个完全相同，配置却不同，两者要的答案也不同，你的函数却给了同一个答案。"
+        "这份配置里的哪些指令让两者不同？"
     ),
     "checkers.proxy.hint.buffering": (
         "在第 8 节的测量里，只开着 nginx 的缓冲（proxy_buffering on，它的默认值）时，小块数据照样随到随发："
-        "在它扣住了流的地方，还有别的东西在场。这份配置或这次抓包里，还有什么能解释收到的结果？"
+        "在它扣住了流的地方，还有别的因素在起作用。这份配置或这次抓包里，还有什么能解释收到的结果？"
     ),
     "checkers.proxy.hint.gzip_compressed": (
         "响应被压缩了；压缩会不会扣住流，取决于缓冲、上游提出了什么要求，以及这个要求有没有到达负责压缩的那台 nginx、"

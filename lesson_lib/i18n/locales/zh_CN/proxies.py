@@ -35,7 +35,7 @@ STRINGS = {
         "mitmdump 以反向代理模式运行，用默认值（不设 stream_large_bodies）。模式、地址和端口由 lesson_lib.net.proxies 在命令行上给出。"
     ),
     "proxies.mitmproxy.stream_large_bodies_1": (
-        "mitmdump 设了 stream_large_bodies 1：大于 1 字节的响应体都按流转发，而不是读完整个再转发。"
+        "mitmdump 设了 stream_large_bodies 1：大于 1 字节的响应体都流式转发，而不是读完整个再转发。"
     ),
     # 第 10 课代理用例和矩阵里的类别词（lesson_lib.exercises.class_label）。
     "proxies.class.streamed": "流式到达",
@@ -49,6 +49,7 @@ STRINGS = {
     "proxies.class.drops": "中途断开",
     "proxies.class.pauses": "中途停顿",
     "proxies.class.pauses_before_first_token": "首 token 前停顿",
+    "proxies.class.pauses_then_drops": "停顿后断开",
     "proxies.class.whole": "完整发完",
     "proxies.class.cut_in_character": "切在字符内部",
     "proxies.class.drop": "断开",
