@@ -346,6 +346,8 @@ def test_the_workshop_serves_the_widget_lessons_on_loopback_without_code():
     command = workshop.voila_command(ROOT / "notebooks", 8866, "light", False)
     assert [arg for arg in command if arg.startswith("--Voila.ip")] == ["--Voila.ip=127.0.0.1"]
     assert "--VoilaConfiguration.strip_sources=True" in command
+    # lesson 01 raises on purpose (a naive decode, a truncated character): the app shows the exception
+    assert "--VoilaConfiguration.show_tracebacks=True" in command
 
 
 def test_the_checkers_cut_every_way_the_guide_says():

@@ -95,7 +95,9 @@ def voila_command(folder: Path, port: int, theme: str, verbose: bool) -> list[st
         # The token comes from JUPYTER_TOKEN in the environment, so it never shows in a process list.
         "--Voila.auto_token=True",
         "--VoilaConfiguration.strip_sources=True",
-        "--VoilaConfiguration.show_tracebacks=False",
+        # Lessons raise on purpose (lesson 01's naive decode, a truncated character): the learner must see
+        # the exception, not Voila's "There was an error when executing cell [4]".
+        "--VoilaConfiguration.show_tracebacks=True",
         f"--VoilaConfiguration.theme={theme}",
         f"--Voila.log_level={'INFO' if verbose else 'WARN'}",
     ]

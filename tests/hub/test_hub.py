@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import html
+import json
 import os
 import re
 import subprocess
@@ -37,7 +38,8 @@ needs_chromium = pytest.mark.skipif(
     reason=f"needs Debian's Chromium at {CHROMIUM}: `apt-get install chromium`",
 )
 LESSON_01 = "notebooks/01_chunks_are_not_characters.ipynb"
-PROGRESS_VIEW = Path(__file__).resolve().parents[2] / "tools" / "progress_view.py"
+ROOT = Path(__file__).resolve().parents[2]
+PROGRESS_VIEW = ROOT / "tools" / "progress_view.py"
 WRONG = ["ZebraDecodeFailure", "PangolinFault", "OkapiCutError"]  # wrong names of 01.final's error
 
 
@@ -212,6 +214,39 @@ def test_lesson_01_as_a_voila_app_through_the_hub_is_live_and_closed_to_another_
             expect(other.locator(".widget-slider")).to_have_count(0)
         finally:
             browser.close()
+
+
+def test_the_chinese_lesson_01_as_a_voila_app_through_the_hub_is_run_in_chinese(classroom: Classroom) -> None:
+    """The zh-CN copy of lesson 01 at /user/<name>/voila/render/notebooks/zh-CN/...: Voila runs its cells in
+    the learner's kernel and the page carries their Chinese outputs (as stored in the lesson) and a widget
+    view, no code and no error. The page's live widgets are the English test's, in Chromium, above."""
+    import requests
+
+    one, _ = classroom.settings.learners
+    client = learner(classroom, one)
+    lesson = LESSON_01.replace("notebooks/", "notebooks/zh-CN/", 1)
+    stored = json.loads((ROOT / lesson).read_text(encoding="utf-8"))
+    heading = stored["cells"][0]["source"][0].removeprefix("# ").strip()
+    printed = [line for cell in stored["cells"] if cell["cell_type"] == "code" for out in cell["outputs"]
+               if out["output_type"] == "stream" for line in "".join(out["text"]).splitlines()
+               if re.search(r"[\u4e00-\u9fff]", line)][:3]
+    assert heading.startswith("01 ·") and len(printed) == 3, (heading, printed)
+    log_start = classroom.log_path.stat().st_size
+    response = requests.get(f"{classroom.url}{client.server_path}/voila/render/{lesson}",
+                            headers=client.headers, timeout=240)  # Voila runs every cell first
+    page = html.unescape(response.content.decode("utf-8"))  # the page is UTF-8; requests would guess Latin-1
+    assert response.status_code == 200, (response.status_code, _errors_logged_since(classroom, log_start))
+    assert heading in page
+    assert [line for line in printed if line not in page] == []
+    assert "application/vnd.jupyter.widget-view+json" in page
+    assert 'set_language("zh-CN")' not in page  # no code
+    # the two exceptions the lesson raises on purpose are shown as they are, and nothing else failed
+    raised = [out["ename"] for cell in stored["cells"] if cell["cell_type"] == "code"
+              for out in cell["outputs"] if out["output_type"] == "error"]
+    assert raised == ["UnicodeDecodeError", "TruncatedCharacterError"], raised
+    assert [name for name in raised if name not in page] == []
+    assert "There was an error when executing cell" not in page
+    assert page.count("application/vnd.jupyter.stderr") == len(raised)
 
 
 def _errors_logged_since(room: Classroom, offset: int) -> list[str]:

@@ -251,7 +251,9 @@ c.Spawner.cmd = [s["singleuser"]]
 # starting kernels at the same moment can pick the same port (benchmarks/hub_load.py at 20 learners: a
 # kernel failed with "Address already in use" and a server reached another learner's kernel, refused only
 # by its message signature). The learners' kernels are then out of each other's reach too.
-c.Spawner.args = ["--KernelManager.transport=ipc"]
+c.Spawner.args = ["--KernelManager.transport=ipc",
+                  # lessons raise on purpose: a Voila app shows the exception, not "There was an error"
+                  "--VoilaConfiguration.show_tracebacks=True"]
 c.Spawner.notebook_dir = "~/boundary-lab"
 c.Spawner.default_url = "/lab"
 c.Spawner.start_timeout = 120
