@@ -191,3 +191,24 @@ def test_two_adapters_of_one_name_are_refused():
 def test_isolated_adapters_that_cannot_be_sent_to_a_process_are_refused_by_name_before_any_runs():
     with pytest.raises(ValueError, match=r"picklable; 'says-completed-other' is not"):
         score_all([{"name": "never-read"}], (CLIENTS[0], *MADE_UP), isolated=True)
+
+
+def _times_out_unless_alone(entry, parts, idle):
+    """A client whose reads time out while every client runs at once (in the spawned processes), and who
+    reads the whole stream when measured alone (in the scorer's process)."""
+    import multiprocessing
+
+    if multiprocessing.parent_process() is not None:
+        return Verdict("timed_out", "")
+    return Verdict("completed", get_fault(entry["name"]).expected.text)
+
+
+LOADED = Adapter("times-out-unless-alone", EVERY, _times_out_unless_alone)
+
+
+def test_isolated_a_timeout_on_a_timed_entry_is_measured_again_alone_and_only_there():
+    entries = [get_fault(name).as_json() for name in ("openai-chat-trickle", "openai-chat-control")]
+    assert [entry["timed"] for entry in entries] == [True, False]
+    timed, untimed = score_all(entries, (LOADED,), isolated=True)[LOADED.name]
+    assert (timed.got, timed.cls) == ("completed", "right")  # the second measurement, alone, stands
+    assert (untimed.got, untimed.cls) == ("timed_out", "wrong-other")  # not timed: the first one stands
