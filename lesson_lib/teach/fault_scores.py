@@ -262,12 +262,13 @@ def fault_server_process(timeout: float = 60.0, command: Sequence[str] | None = 
     """A fault server in a process of its own (127.0.0.1, a free port): its URL while the block runs. The
     process is ended after the block, whatever happens, and ends by itself if this process dies.
 
-    Scoring runs every client in a thread of the scorer's process. A server in that process would share
-    its interpreter lock with them, and a write it owes (a heartbeat 0.2 s after the last) could come later
-    than a client's 1 s read timeout on a loaded machine: the verdict would measure the scorer, not the
-    client. ``command`` replaces the child's command line (tests); its first line of output must be
-    ``fault server on <url>``. RuntimeError, with what the child printed, if that line does not come within
-    ``timeout`` seconds; ValueError for a ``timeout`` out of range, before anything starts.
+    A server in the scorer's process would share its interpreter lock with the clients that run there
+    (:func:`score_all`'s threads, or the timeouts it measures again alone), and a write it owes (a heartbeat
+    0.2 s after the last) could come later than a client's 1 s read timeout on a loaded machine: the verdict
+    would measure the scorer, not the client. ``command`` replaces the child's command line (tests); its first
+    line of output must be ``fault server on <url>``. RuntimeError, with what the child printed, if that line
+    does not come within ``timeout`` seconds; ValueError for a ``timeout`` out of range, before anything
+    starts.
     """
     check_number("timeout", timeout, minimum=0, maximum=3600, low_open=True)
     argv = list(command) if command is not None else [sys.executable, "-c", _SERVE_UNTIL_STDIN_ENDS]
