@@ -296,7 +296,7 @@ STRINGS = {
     "checkers.proxy.plan.drops": "发出 700 字节后断开连接",
     "checkers.proxy.plan.pauses": "在第 10 块之后停顿 3 秒",
     "checkers.proxy.plan.pauses_before_first_token": "在第 1 块之后停顿 3 秒（首个 token 来得很慢）",
-    "checkers.proxy.plan.pauses_then_drops": "在第 10 块之后停顿 3 秒，然后发出 700 字节后断开连接",
+    "checkers.proxy.plan.pauses_then_drops": "在第 10 块之后停顿 3 秒，然后在发出 700 字节后断开连接",
     "checkers.proxy.header.no": "发送了 X-Accel-Buffering: no",
     "checkers.proxy.header.absent": "没有发送 X-Accel-Buffering",
     "checkers.proxy.where": "第 {number} 个用例，共 {total} 个（{case}）",
