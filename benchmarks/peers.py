@@ -990,7 +990,10 @@ def plot(sections: list[Section], path: str, quick: bool) -> None:
             0.5, 0.5, "pipeline: not run", ha="center", va="center", transform=pipeline_ax.transAxes
         )
         pipeline_ax.set_axis_off()
-    fig.suptitle("lesson_lib against the SSE parsers people use" + (" (quick run)" if quick else ""))
+    fig.suptitle(
+        "lesson_lib (SSEParser through feed_each, as each peer loops over the reads) against the SSE parsers"
+        " people use" + (" (quick run)" if quick else "")
+    )
     fig.tight_layout()
     fig.savefig(path, format="png")
     plt.close(fig)

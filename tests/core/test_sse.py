@@ -26,6 +26,9 @@ from lesson_lib.core.errors import (
     TruncatedCharacterError,
 )
 from lesson_lib.core.sse import MAX_RETRY_MS
+from tests.core.spec_oracle import reference_parse
+from tests.core.test_sse_paths import SAME_CHUNKS, _run, all_paths, assert_all_agree, fuzzed_bodies
+from tests.core.test_sse_paths import options as path_options
 from tests.strategies import all_chunkings, partitions, sse_streams
 
 #: Both parsers, for every test of this module: the reference (to read) and the fast one (to use).
@@ -38,39 +41,6 @@ def parse(Parser, chunks, **options):
     parser = Parser(**options)
     out = [item for chunk in chunks for item in parser.feed(chunk)]
     return out + parser.close()
-
-
-def reference_parse(body: bytes, errors: str = "strict"):
-    """The spec's algorithm over the whole body at once: (events, last event ID string, retry)."""
-    text = body.decode("utf-8", errors)
-    text = text.removeprefix("\ufeff")
-    lines = re.split(r"\r\n|\r|\n", text)[:-1]  # the part after the last ending is never processed
-    events, data, event_type, id_buffer, last_id, retry = [], "", "", "", "", None
-    for line in lines:
-        if line == "":
-            last_id = id_buffer
-            if data == "":
-                event_type = ""
-                continue
-            events.append(Event(event_type or "message", data.removesuffix("\n"), last_id))
-            data, event_type = "", ""
-            continue
-        if line.startswith(":"):
-            continue
-        name, colon, value = line.partition(":")
-        if colon and value.startswith(" "):
-            value = value[1:]
-        if name == "data":
-            data += value + "\n"
-        elif name == "event":
-            event_type = value
-        elif name == "id" and "\0" not in value:
-            id_buffer = value
-        elif name == "retry" and value and all(c in "0123456789" for c in value):
-            # Read exactly up to MAX_RETRY_MS, clamped above (int() refuses more than 4,300 digits).
-            digits = value.lstrip("0") or "0"
-            retry = int(digits) if len(digits) <= len(str(MAX_RETRY_MS)) else MAX_RETRY_MS
-    return events, last_id, retry
 
 
 def parse_all_ways(Parser, body: bytes, **options):
@@ -629,13 +599,6 @@ def _fast_corpus():
 def test_every_fast_path_agrees_with_the_reference_on_a_small_corpus(Parser):
     """The fast parser: every forced path agrees with the reference, read by read. The reference: its
     result is the same in every cutting (what the fast paths are compared with)."""
-    from tests.core.test_sse_paths import (  # (a circular import)
-        SAME_CHUNKS,
-        _run,
-        all_paths,
-        assert_all_agree,
-    )
-
     for body, chunks, options in _fast_corpus():
         if Parser is SSEParser:
             assert_all_agree(all_paths(body, chunks, **options), SAME_CHUNKS)
@@ -647,9 +610,6 @@ def test_every_fast_path_agrees_with_the_reference_on_a_small_corpus(Parser):
 @settings(deadline=None, max_examples=25)
 @given(st.data())
 def test_every_fast_path_agrees_with_the_reference_on_fuzzed_bodies(Parser, data):
-    from tests.core.test_sse_paths import SAME_CHUNKS, _run, all_paths, assert_all_agree, fuzzed_bodies
-    from tests.core.test_sse_paths import options as path_options
-
     body = data.draw(fuzzed_bodies() if Parser is SSEParser else sse_streams())
     chunks = data.draw(partitions(body))
     options = data.draw(path_options)

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from lesson_lib import Comment, Event, SSEParser
 from lesson_lib.core import sse_fast as sse
 from lesson_lib.core.sse_runs import EventRun, find_event_run
-from tests.core.test_sse import reference_parse
+from tests.core.spec_oracle import reference_parse
 from tests.strategies import partitions
 
 
@@ -30,20 +30,26 @@ def rebuild(run: EventRun) -> str:
     count = len(run.datas)
     assert (run.types is not None, run.ids is not None) == ("event: " in run.fields, "id: " in run.fields)
     values = {"event: ": run.types or [], "id: ": run.ids or []}
-    comments = run.heartbeats or [None] * count
+    gaps = run.gaps or [""] * count
     events = "".join(
-        (f"{comment}\n\n" if comment is not None else "")
-        + "".join(f"{field}{values[field][number]}\n" for field in run.fields)
+        "".join(f"{field}{values[field][number]}\n" for field in run.fields)
         + f"data: {data}\n\n"
-        for number, (comment, data) in enumerate(zip(comments, run.datas, strict=True))
+        + "".join(f"{comment}\n\n" for comment in heartbeats_of(gap))
+        for number, (gap, data) in enumerate(zip(gaps, run.datas, strict=True))
     )
     return "\n".join(run.lines_before) + "\n" + events + run.after
+
+
+def heartbeats_of(gap: str) -> list[str]:
+    """The comment lines of the heartbeats a run says follow one of its events."""
+    assert gap == "" or gap.startswith("\n\n:")
+    return gap.split("\n\n")[1:]
 
 
 def lines_of(run: EventRun) -> int:
     """How many lines the run's events and heartbeats are made of, counted from what it holds."""
     per_event = 2 + (run.types is not None) + (run.ids is not None)
-    return per_event * len(run.datas) + 2 * sum(c is not None for c in run.heartbeats or ())
+    return per_event * len(run.datas) + 2 * sum(len(heartbeats_of(gap)) for gap in run.gaps or ())
 
 
 def assert_exact(run: EventRun, text: str) -> None:
@@ -52,7 +58,7 @@ def assert_exact(run: EventRun, text: str) -> None:
     assert run.lines_in_run == lines_of(run)
     assert all("\n" not in value for value in (*run.datas, *(run.types or ()), *(run.ids or ())))
     assert "" not in (run.types or ["message"]) and "\x00" not in "".join(run.ids or ())
-    comments = [line for line in run.heartbeats or () if line is not None]
+    comments = [line for gap in run.gaps or () for line in heartbeats_of(gap)]
     assert all(line.startswith(":") and "\n" not in line for line in comments)
     assert run.lines_before[-1] == ""
 
@@ -95,20 +101,39 @@ def test_heartbeats_stay_in_a_run_only_when_asked_for():
     assert find_event_run(text) is None
     run = find_event_run(text, heartbeats=True)
     assert run is not None
-    assert run.lines_before == ["rt", ""]
+    assert run.lines_before == ["rt", "", ": open", ""]  # before the first event: the field loop's
     assert list(run.datas) == ["你好", "é🙂", "x"]
-    assert run.heartbeats == [": open", ": ping", ":"]
-    assert run.lines_in_run == 12 and run.after == ": tail\n\nda"
+    assert run.gaps == ["\n\n: ping", "\n\n:", ""]
+    assert run.lines_in_run == 10 and run.after == ": tail\n\nda"
     assert_exact(run, text)
     with_ids = "\n\nid: 1\ndata: a\n\n: ping\n\nid: 2\ndata: b\n\n: 好\n\nid: 3\ndata: c"
     run = find_event_run(with_ids, heartbeats=True)
-    assert run is not None and run.ids == ["1", "2"] and run.heartbeats == [None, ": ping"]
-    assert run.after == ": 好\n\nid: 3\ndata: c"
+    assert run is not None and run.ids == ["1", "2"] and run.gaps == ["\n\n: ping", "\n\n: 好"]
+    assert run.after == "id: 3\ndata: c"  # the text ends inside the third event: its heartbeat is in the run
     assert_exact(run, with_ids)
-    typed = "\n\n:\n\nevent: a\ndata: 1\n\n:\n\nevent: b\ndata: 2\n\n"
+    typed = "\n\n:\n\nevent: a\ndata: 1\n\n:\n\n: two in a row\n\nevent: b\ndata: 2\n\n"
     run = find_event_run(typed, heartbeats=True)
-    assert run is not None and run.types == ["a", "b"] and run.heartbeats == [":", ":"]
+    assert run is not None and run.types == ["a", "b"] and run.gaps == ["\n\n:\n\n: two in a row", ""]
+    assert run.lines_in_run == 10
     assert_exact(run, typed)
+    same = "\n\ndata: a\n\n: ping\n\ndata: b\n\n: ping\n\ndata: c\n\n"  # one heartbeat text, twice
+    run = find_event_run(same, heartbeats=True)
+    assert run is not None and run.gaps == ["\n\n: ping", "\n\n: ping", ""] and run.lines_in_run == 10
+
+
+@pytest.mark.parametrize(
+    "gap",
+    [
+        "\n\n: ping\n: and a second comment line before the blank one",
+        "\n\n: ping\n\n\n\n",
+        "\n\nretry: 5",
+        "\n\n: ping\n\nid: 3",
+        "\n: ping",
+    ],
+)
+def test_heartbeats_between_two_events_are_only_comment_lines_each_ended_by_a_blank_line(gap):
+    text = f"\n\ndata: a{gap}\n\ndata: b\n\ndata: c\n\n"
+    assert find_event_run(text, heartbeats=True) is None
 
 
 def test_the_text_after_a_run_may_start_an_event_of_the_same_shape():
@@ -156,6 +181,10 @@ FAULTS_INSIDE = {
     "an id with U+0000 inside": "x\n\nid: 6\ndata: a\n\nid: 7\x00\ndata: b\n\nid: 8\ndata: c\n\n",
     "two comment lines": "x\n\ndata: a\n\n: one\n: two\n\ndata: b\n\n",
     "a comment without its blank line": "x\n\ndata: a\n\n: one\ndata: b\n\ndata: c\n\n",
+}
+#: Heartbeats between two events: a fault only when they are not looked for.
+HEARTBEATS_INSIDE = {
+    "a blank line, then a comment": "x\n\ndata: a\n\n: one\n\ndata: b\n\n",
     "a blank line, then a comment, twice": "x\n\ndata: a\n\n: one\n\n: two\n\ndata: b\n\n",
 }
 
@@ -164,6 +193,15 @@ FAULTS_INSIDE = {
 @pytest.mark.parametrize("heartbeats", [False, True])
 def test_a_fault_between_two_events_of_the_shape_means_no_run(name, heartbeats):
     assert find_event_run(FAULTS_INSIDE[name], heartbeats) is None
+
+
+@pytest.mark.parametrize("name", HEARTBEATS_INSIDE)
+def test_heartbeats_between_two_events_break_a_run_unless_looked_for(name):
+    text = HEARTBEATS_INSIDE[name]
+    assert find_event_run(text) is None
+    run = find_event_run(text, heartbeats=True)
+    assert run is not None and run.datas == ["a", "b"]
+    assert_exact(run, text)
 
 
 def test_events_with_a_type_and_an_id_are_one_run_in_either_order():
@@ -247,7 +285,7 @@ def test_a_run_found_rebuilds_its_text_exactly(text, heartbeats):
     run = find_event_run(text, heartbeats)
     if run is not None:
         assert_exact(run, text)
-        assert heartbeats or run.heartbeats is None
+        assert heartbeats or run.gaps is None
 
 
 @settings(deadline=None)
