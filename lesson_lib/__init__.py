@@ -29,7 +29,7 @@ from .core.completion import (
     consume,
     stream_updates,
 )
-from .core.contracts import TextDelta
+from .core.contracts import ReasoningDelta, TextDelta
 from .core.decoding import (
     ByteRole,
     IncrementalUTF8Decoder,
@@ -52,6 +52,7 @@ from .core.lines import LineSplitter
 from .core.ndjson import JSONArrayParser, NDJSONParser, parse_json_array, parse_ndjson
 from .core.options import ConsumeOptions
 from .core.sse import Comment, Event, ReferenceSSEParser, SSEParser, parse_sse
+from .core.think_tags import ThinkTagSplitter
 from .core.values import ToolCall
 from .i18n import get_language, set_language
 from .teach.provisional import provisional
@@ -75,12 +76,14 @@ __all__ = [
     "NDJSONParser",
     "Outcome",
     "ParserStateError",
+    "ReasoningDelta",
     "ReferenceSSEParser",
     "SSEParser",
     "StreamDecodeError",
     "StreamJudge",
     "StreamResult",
     "TextDelta",
+    "ThinkTagSplitter",
     "ToolCall",
     "TruncatedCharacterError",
     "Unit",

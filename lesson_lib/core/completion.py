@@ -72,6 +72,7 @@ from .ndjson import DEFAULT_MAX_ELEMENT_CHARS
 from .options import ActivityReporter as _Activity
 from .options import ConsumeOptions, check_int
 from .sse import DEFAULT_MAX_EVENT_CHARS, Comment
+from .think_tags import ThinkTagSplitter
 from .values import VALUE_SIGNALS, ToolCall, ValueAssembler
 from .wording import wording
 
@@ -325,6 +326,8 @@ class _Run:
         self.stats = StreamStats()
         self.parts: list[str] = []
         self.keep_text = True  # False: the text deltas are counted, not kept (``keep_text=False``)
+        #: ``think_tags=True``: the answer text's ``<think>`` ... ``</think>`` parts become reasoning.
+        self.think: ThinkTagSplitter | None = None
         self.outcome: Outcome | None = None
         self.truncated_at: Unit | None = None
         self.error: StreamError | None = None
@@ -463,6 +466,8 @@ class _Run:
                 raise
             if marks is not None:  # (the retry fields read after this event in the same read left out)
                 self.given_id, self.given_retry = marks(item, s.events)
+            if self.think is not None:
+                signals = self.think.split(signals)
             for signal in signals:
                 self.apply(signal)
                 out.append(signal)
@@ -545,6 +550,7 @@ class _Run:
             return out
         if self.outcome is not None:
             return out
+        self.release_held_text(out)
         array_open = self.framing.open_at_end(self.parser)
         if cut is None and not array_open and self.terminal is None:
             for signal in self.contract.end():
@@ -645,9 +651,19 @@ class _Run:
             if outcome is Outcome.TRUNCATED:
                 self.truncated_at = Unit(cut or Unit.COMPLETION)
 
+    def release_held_text(self, out: list[Signal] | None = None) -> None:
+        """``think_tags``: the end of the answer text, so the characters held back in case they began a tag
+        are text (a tag never finished is not one); applied, and appended to ``out`` if given."""
+        if self.think is not None:
+            for signal in self.think.close():
+                self.apply(signal)
+                if out is not None:
+                    out.append(signal)
+
     # -- verdict -----------------------------------------------------------------------------------------
     def result(self) -> StreamResult:
         assert self.outcome is not None
+        self.release_held_text()  # a stream stopped before its end (cancelled, timed out, failed)
         s = self.stats
         s.contract = dict(self.contract.counters)
         if self.error is not None:
@@ -716,6 +732,7 @@ def _prepare(
     request_id: str | int | None = None,
     incremental_output: bool | None = None,
     keep_text: bool = True,
+    think_tags: bool = False,
 ) -> tuple[_Run, Callable[[], bool]]:
     """Check every argument (every limit, whatever the framing uses; every timeout) and build the run.
     No I/O. An unknown keyword is a ``TypeError``; a bad value an ``OptionError`` (a ``ValueError``)."""
@@ -734,10 +751,14 @@ def _prepare(
         raise TypeError("clock must be callable (-> seconds), e.g. time.monotonic")
     if not isinstance(keep_text, bool):
         raise TypeError(f"keep_text must be True or False, got {type(keep_text).__name__}")
+    if not isinstance(think_tags, bool):
+        raise TypeError(f"think_tags must be True or False, got {type(think_tags).__name__}")
     cancelled = _cancel_check(cancel)
     # get_contract checks the contract, request_id and incremental_output
     run = _Run(contract, errors, limits, activity, None, request_id, incremental_output)
     run.keep_text = keep_text
+    if think_tags:
+        run.think = ThinkTagSplitter()
     # The clocks start last, when every argument is known good: the body is about to be read.
     run.timeouts = _timeouts(idle_timeout, progress_timeout, deadline, clock)
     return run, cancelled
@@ -812,7 +833,12 @@ def stream_updates(
       and its ``final_text`` ``""`` when final (``None`` otherwise, as always), while the counts
       (``stats.text_chars``, ``stats.deltas``), the outcome and every signal yielded are the same. For a
       caller that needs the verdict and not the text (``boundary-lab diagnose``): then the memory a stream
-      holds is bounded by the limits, whatever the answer's length.
+      holds is bounded by the limits, whatever the answer's length;
+    * ``think_tags`` (``False``, a ``bool``): ``True`` when the service sends a model's reasoning inside the
+      answer text, between ``<think>`` and ``</think>`` (Zhipu's GLM-Z1; a server not told to parse
+      reasoning out): that text goes to ``reasoning_text`` (as ``ReasoningDelta`` updates), the tags to
+      neither, the rest to ``text``, the same for every way the text was cut into deltas, a tag cut between
+      two deltas included (:mod:`lesson_lib.core.think_tags`).
     """
     try:
         run, cancelled = _prepare(contract, **options)

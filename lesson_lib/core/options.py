@@ -80,6 +80,7 @@ class ConsumeOptions(TypedDict, total=False):
     request_id: str | int | None
     incremental_output: bool | None
     keep_text: bool
+    think_tags: bool
 
 
 class OptionError(ValueError, TypeError):
