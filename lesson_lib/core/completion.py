@@ -439,9 +439,13 @@ class _Run:
             if self.timeouts is not None:
                 self.timeouts.on_event()
             if isinstance(item, Comment):
-                s.heartbeats += 1
-                if self.terminal is None:
-                    out.append(Heartbeat("comment"))
+                # A comment is a heartbeat unless the contract knows it as something else (DashScope's
+                # status line on every event): proof the connection lives, never progress.
+                for signal in self.contract.interpret(item):
+                    if isinstance(signal, Heartbeat):
+                        s.heartbeats += 1
+                        if self.terminal is None:
+                            out.append(signal)
                 continue
             s.events += 1
             maximum = self.limits["max_events"]

@@ -339,3 +339,21 @@ def test_the_plain_wording_says_withdraw_too():
     result = consume([glm_stream("sensitive")], "openai-chat")
     assert "withdraw_shown_text=True" in wording.PLAIN.describe(result)
     assert "withdraw" not in wording.PLAIN.describe(consume([glm_stream("stop")], "openai-chat"))
+
+
+def test_dashscope_status_comments_are_not_heartbeats_and_other_comments_are():
+    """``:HTTP_STATUS/200`` comes with every DashScope event: the event's status line, not a sign that the
+    connection lives while nothing else comes (a heartbeat). A comment of any other text still is one."""
+    from lesson_lib import stream_updates
+    from lesson_lib.captures import load
+    from lesson_lib.core.contracts import Heartbeat
+
+    capture = load("dashscope/completed")
+    assert capture.body.count(b":HTTP_STATUS/200\n") > 1
+    updates = list(stream_updates([capture.body], "dashscope"))
+    assert not any(isinstance(u, Heartbeat) for u in updates)
+    assert updates[-1].stats.heartbeats == 0 and updates[-1].outcome.value == "completed"
+    status = b":HTTP_STATUS/200\n"
+    with_ping = b": ping\n\n" + capture.body.replace(status, status + b": keep-alive\n", 1)
+    result = consume([with_ping], "dashscope")
+    assert result.stats.heartbeats == 2 and result.text == consume([capture.body], "dashscope").text

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+import re
+from typing import Any, ClassVar
 
 from ..errors import FramingError
-from ..sse import Event
+from ..sse import Comment, Event
 from .base import SSEContract, _loads, _obj, _str_or_none
 from .registry import register
 from .signals import FinishReason, ReasoningDelta, Signal, TextDelta, Unknown
 
 __all__ = ["DashScope"]
 
+#: The comment DashScope writes in every event, after ``event:result``: the event's HTTP status
+#: (``:HTTP_STATUS/200`` in the documentation's examples), not a heartbeat.
+_STATUS_LINE = re.compile(r"HTTP_STATUS/[0-9]{3}")
 #: The finish reasons the documentation shows ending a stream (``stop``; ``length`` at ``max_tokens``).
 _ENDING_REASONS = frozenset({"stop", "length"})
 
@@ -22,8 +26,10 @@ class DashScope(SSEContract):
     with the header ``X-DashScope-SSE: enable``), ``result_format`` ``"message"``.
 
     Each event is ``id:<n>``, ``event:result``, the comment ``:HTTP_STATUS/200`` and ``data:<json>`` (no
-    space after the colons, which SSE allows). The SSE layer hands the comment line over as a comment, so a
-    result's :attr:`~lesson_lib.core.completion.StreamStats.heartbeats` counts one per event; it says
+    space after the colons, which SSE allows). The SSE layer hands the comment line over as a comment; this
+    contract knows it as the event's status line, not a heartbeat (:meth:`interpret` gives no signal for
+    it), so a result's
+    :attr:`~lesson_lib.core.completion.StreamStats.heartbeats` counts only other comments. Any comment says
     nothing about progress. The text is ``output.choices[0].message.content``, the reasoning
     ``output.choices[0].message.reasoning_content``. ``finish_reason`` is the *string* ``"null"`` while the
     answer grows; the stream is done only when it is ``"stop"`` (whole) or ``"length"`` (cut at
@@ -75,6 +81,11 @@ class DashScope(SSEContract):
         cls, request_id: str | int | None = None, incremental_output: bool | None = None
     ) -> DashScope:
         return cls(cls.default_incremental_output if incremental_output is None else incremental_output)
+
+    def interpret(self, item: Any) -> list[Signal]:
+        if isinstance(item, Comment) and _STATUS_LINE.fullmatch(item.text):
+            return []  # the event's status line: neither a heartbeat nor progress
+        return super().interpret(item)
 
     def interpret_event(self, event: Event) -> list[Signal]:
         chunk = _obj(_loads(event.data))
