@@ -36,7 +36,7 @@ from lesson_lib.faults.examples import example_request
 from lesson_lib.faults.http1 import differences, parse_response
 from lesson_lib.faults.plan import MAX_PLAN_SECONDS, Plan
 
-from .harness import human_bytes
+from .harness import human_bytes, sigint_at_default
 from .harness import markdown_table as _table
 from .linear_cost import Section
 
@@ -68,6 +68,7 @@ class ServerProcess:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
+            preexec_fn=sigint_at_default,  # Ctrl-C stops it even when make bench runs in the background
         )
         assert self.process.stdout is not None
         first = self.process.stdout.readline()

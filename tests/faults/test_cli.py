@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.harness import sigint_at_default
 from lesson_lib.faults import CATALOGUE
 from lesson_lib.faults.server import FaultServer
 
@@ -60,6 +61,7 @@ def test_it_serves_prints_its_urls_and_stops_on_ctrl_c() -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=sigint_at_default,  # as in a terminal, also when the tests run in the background
     )
     try:
         lines = []
