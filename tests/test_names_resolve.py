@@ -32,6 +32,7 @@ PUBLIC = {
     "lesson_lib.faults",
     "lesson_lib.teach.fault_scores",
     "lesson_lib.teach.proxy_matrix",
+    "lesson_lib.teach.bench_names",
 }
 
 

@@ -173,8 +173,6 @@ def findings(notebook: dict) -> list[str]:
 #: Lessons whose outputs still show English, known and tracked by issue 29 (strict: a lesson that passes
 #: fails the run until its entry goes). Each names where the English comes from.
 PENDING = {
-    "07_testing_every_boundary.ipynb": "stream and parser names and verdicts from the committed "
-    "benchmarks/results",
     "11_your_own_stream.ipynb": "the `boundary-lab diagnose` report, which has no language setting",
     "12_your_own_client.ipynb": "the fault catalogue's descriptions and the scoreboard's labels",
 }
