@@ -172,3 +172,10 @@ def test_a_stream_cut_inside_a_tag_keeps_the_beginning_as_text():
 def test_think_tags_must_be_a_bool(value):
     with pytest.raises(TypeError, match="think_tags"):
         consume([b""], "openai-chat", think_tags=value)
+
+
+def test_a_think_tag_never_closed_keeps_the_rest_as_reasoning():
+    body = _glm_z1_body(["<think>想了很久，", "还没想完 🙂 café"])
+    result = consume([body], "openai-chat", think_tags=True)
+    assert (result.outcome.value, result.text) == ("completed", "")
+    assert result.reasoning_text == "想了很久，还没想完 🙂 café"
