@@ -19,8 +19,8 @@ Rules (what it guarantees):
   The tags themselves are in neither. A ``</think>`` outside, or a ``<think>`` inside, is text like any
   other (tags do not nest).
 * Every character given is in exactly one output, in order: joining the answer pieces and the reasoning
-  pieces gives the same two texts for every way the text was cut into deltas (``tests/core/
-  test_think_tags.py`` checks it in every cutting).
+  pieces gives the same two texts for every way the text was cut into deltas
+  (``tests/core/test_think_tags.py`` checks it in every cutting).
 * It holds back at most ``len("</think>") - 1`` characters, the longest end of what it was given that could
   start the tag it is looking for; :meth:`close` gives them back as the text they are (a tag begun and
   never finished is text). Each character is looked at a bounded number of times: linear cost.

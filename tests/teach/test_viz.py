@@ -291,3 +291,5 @@ def test_pad_lines_up_chinese_and_english_by_display_columns():
     padded = [viz.pad("没有代理", 32), viz.pad("nginx defaults", 32)]
     assert [viz.display_width(text) for text in padded] == [32, 32]
     assert viz.pad("too wide already", 4) == "too wide already"
+    assert viz.pad("没有代理", 10, right=True) == "  没有代理" and viz.pad("1.25", 6, right=True) == "  1.25"
+    assert viz.pad("too wide already", 4, right=True) == "too wide already"

@@ -243,7 +243,9 @@ def display_width(text: str) -> int:
     return width
 
 
-def pad(text: str, width: int) -> str:
+def pad(text: str, width: int, *, right: bool = False) -> str:
     """``text`` followed by spaces up to ``width`` display columns (:func:`display_width`), so that columns of
-    Chinese and English line up; unchanged when it is already that wide or wider."""
-    return text + " " * max(0, width - display_width(text))
+    Chinese and English line up; with ``right``, the spaces come first (right-aligned, as numbers are).
+    Unchanged when it is already that wide or wider."""
+    spaces = " " * max(0, width - display_width(text))
+    return spaces + text if right else text + spaces
