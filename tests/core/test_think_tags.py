@@ -179,3 +179,10 @@ def test_a_think_tag_never_closed_keeps_the_rest_as_reasoning():
     result = consume([body], "openai-chat", think_tags=True)
     assert (result.outcome.value, result.text) == ("completed", "")
     assert result.reasoning_text == "想了很久，还没想完 🙂 café"
+
+
+def test_text_before_an_unclosed_think_tag_is_the_answer_and_an_unfinished_close_is_reasoning():
+    splitter = ThinkTagSplitter()
+    out = splitter.feed("前言 <think>想") + splitter.feed("还在想 </thi") + splitter.close()
+    reasoning = [ReasoningDelta("想"), ReasoningDelta("还在想 "), ReasoningDelta("</thi")]
+    assert out == [TextDelta("前言 "), *reasoning]
